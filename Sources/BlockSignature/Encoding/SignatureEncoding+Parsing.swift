@@ -136,9 +136,18 @@ struct OffsetRunSplitter {
     if digits.count <= OffsetPieces.capacity, splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures) {
       return true
     }
-    guard let whole else { return false }
+    // No consistent reading: split only where the digits force it (a `0` cannot start a longer
+    // number), so printing gives the same bytes back; validation reports the offsets.
     pieces = OffsetPieces()
-    pieces.append(whole)
+    var start = 0
+    while start < digits.count - 1, digits[start] == 0x30, pieces.count < OffsetPieces.capacity - 1 {
+      pieces.append(0)
+      start += 1
+    }
+    guard let rest = value(start..<digits.count), start == digits.count - 1 || digits[start] != 0x30 else {
+      return false
+    }
+    pieces.append(rest)
     return true
   }
 
