@@ -21,9 +21,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "CBlockABI"),
+    .target(name: "CBlockSignatureShims"),
     .target(
       name: "BlockSignature",
-      dependencies: ["CBlockABI"],
+      dependencies: ["CBlockABI", "CBlockSignatureShims"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -40,14 +41,20 @@ let package = Package(
       cSettings: [.unsafeFlags(["-fblocks"])],
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
+    .target(
+      name: "TestSupport",
+      dependencies: ["BlockSignature"],
+      path: "Tests/TestSupport",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "BlockSignatureTests",
-      dependencies: ["BlockSignature", "CBlockABI", "BlockFixtures"],
+      dependencies: ["BlockSignature", "CBlockABI", "BlockFixtures", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "BlockSignatureCLITests",
-      dependencies: ["blocksig", "BlockFixtures"],
+      dependencies: ["blocksig", "BlockFixtures", "TestSupport"],
       swiftSettings: swiftSettings
     ),
   ],

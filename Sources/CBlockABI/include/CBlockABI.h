@@ -16,12 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if __has_attribute(swift_name)
-#define CBA_SWIFT_NAME(N) __attribute__((swift_name(#N)))
-#else
-#define CBA_SWIFT_NAME(N)
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -147,7 +141,6 @@ enum {
 // MARK: - Accessors
 
 /// The block's flags word (refcount bits included).
-CBA_SWIFT_NAME(cbaBlockFlags(_:))
 static inline int32_t cba_block_flags(const struct CBA_Block_layout *block) {
   return block->flags;
 }

@@ -1,0 +1,47 @@
+/// Why a live block could not be read.
+///
+///     do { _ = try BlockInfo(inspecting: nil) }
+///     catch { print(error) }  // "block at 0x0: null block pointer"
+///
+/// What cannot be detected: a pointer into readable memory that merely is not a block
+/// (the checks catch what is unmapped, misaligned or inconsistent, not every lie).
+public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of failure. Extensible: new kinds may be added.
+  public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The block pointer is NULL.
+    public static let nullPointer = Kind(rawValue: "nullPointer")
+    /// The block pointer is not aligned to a pointer.
+    public static let misaligned = Kind(rawValue: "misaligned")
+    /// Memory the block or its descriptor claims is not mapped.
+    public static let unreadableMemory = Kind(rawValue: "unreadableMemory")
+    /// The block's descriptor pointer is NULL.
+    public static let nullDescriptor = Kind(rawValue: "nullDescriptor")
+    /// The descriptor records a size no block can have.
+    public static let implausibleSize = Kind(rawValue: "implausibleSize")
+    /// The signature string has no NUL within the limit.
+    public static let unterminatedSignature = Kind(rawValue: "unterminatedSignature")
+    /// The extended layout bytes are malformed.
+    public static let malformedLayout = Kind(rawValue: "malformedLayout")
+    /// The object does not look like a block (its `isa` is no blocks runtime class).
+    public static let notABlock = Kind(rawValue: "notABlock")
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// The address where reading failed (the block, its descriptor or a string).
+  public var address: UInt
+  /// What went wrong, in words.
+  public var reason: String
+
+  public init(kind: Kind, address: UInt, reason: String) {
+    self.kind = kind
+    self.address = address
+    self.reason = reason
+  }
+
+  public var description: String { "block at 0x\(String(address, radix: 16)): \(reason)" }
+}

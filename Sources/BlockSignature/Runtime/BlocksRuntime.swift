@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CBlockSignatureShims
+
+/// A blocks runtime loaded in this process: the image that defines `_Block_copy`.
+///
+/// Two runtimes exist on Linux: Debian's `libBlocksRuntime.so.0` (compiler-rt lineage, no
+/// signature queries, reference count in units of 1) and the Swift toolchain's
+/// `libBlocksRuntime.so` (libdispatch's copy of libclosure: `_Block_signature` and friends,
+/// reference count in units of 2). A process should load exactly one.
+///
+///     if let runtime = BlocksRuntime.current {
+///       print(runtime.path, runtime.referenceCountConvention)
+///     }
+public struct BlocksRuntime: Hashable, Sendable, Codable {
+  /// How a runtime stores a heap block's reference count in the flags word.
+  public enum ReferenceCountConvention: String, Hashable, Sendable, Codable {
+    /// libclosure (Apple, the Swift toolchain): bits 1–15, one reference = 2.
+    case unitsOfTwo
+    /// compiler-rt (Debian's libblocksruntime): bits 0–15, one reference = 1.
+    case unitsOfOne
+
+    /// The mask of the count bits in the flags word.
+    public var mask: Int32 { self == .unitsOfTwo ? 0xfffe : 0xffff }
+
+    /// The number of references a flags word records.
+    public func referenceCount(flags: BlockFlags) -> Int {
+      let bits = Int(flags.rawValue & mask)
+      return self == .unitsOfTwo ? bits >> 1 : bits
+    }
+  }
+
+  /// The path of the image that defines `_Block_copy`, as the dynamic linker names it.
+  public var path: String
+  /// Whether the runtime exports `_Block_signature` (libclosure lineage).
+  public var exportsSignatureQueries: Bool
+  /// How the runtime counts references.
+  public var referenceCountConvention: ReferenceCountConvention
+
+  /// The runtime that `_Block_copy` resolves to in the global scope, or nil if none is loaded.
+  public static var current: BlocksRuntime? {
+    guard let handle = dlopen(nil, RTLD_LAZY | RTLD_NOLOAD) ?? dlopen(nil, RTLD_LAZY) else { return nil }
+    guard let copy = dlsym(handle, "_Block_copy") else { return nil }
+    return runtime(definingSymbolAt: UInt(bitPattern: copy))
+  }
+
+  /// Every loaded image that itself defines `_Block_copy`, in load order. More than one
+  /// means two runtimes in one process.
+  public static var loaded: [BlocksRuntime] {
+    var found: [BlocksRuntime] = []
+    for path in loadedImagePaths() {
+      guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { continue }
+      defer { dlclose(handle) }
+      guard let copy = dlsym(handle, "_Block_copy") else { continue }
+      // dlsym searches dependencies too: keep only the image that defines the symbol.
+      guard let runtime = runtime(definingSymbolAt: UInt(bitPattern: copy)) else { continue }
+      if sameImage(runtime.path, path) && !found.contains(runtime) { found.append(runtime) }
+    }
+    return found
+  }
+
+  /// The signature the runtime itself reports for a block (`_Block_signature`), or nil when
+  /// the runtime does not export that query or the block has none.
+  ///
+  /// - Precondition: `block` points to a live block.
+  public func signature(ofBlockAt block: UnsafeRawPointer) -> String? {
+    guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
+    defer { dlclose(handle) }
+    guard let symbol = dlsym(handle, "_Block_signature") else { return nil }
+    typealias Query = @convention(c) (UnsafeRawPointer) -> UnsafePointer<CChar>?
+    let query = unsafeBitCast(symbol, to: Query.self)
+    return query(block).map { String(cString: $0) }
+  }
+
+  static func runtime(definingSymbolAt address: UInt) -> BlocksRuntime? {
+    guard let info = SymbolInfo(address: address), let path = info.imagePath else { return nil }
+    guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
+    defer { dlclose(handle) }
+    let exports = dlsym(handle, "_Block_signature").flatMap { SymbolInfo(address: UInt(bitPattern: $0)) }
+    let ownsQueries = exports.map { sameImage($0.imagePath ?? "", path) } ?? false
+    return BlocksRuntime(
+      path: path,
+      exportsSignatureQueries: ownsQueries,
+      referenceCountConvention: ownsQueries ? .unitsOfTwo : .unitsOfOne
+    )
+  }
+
+  private static func sameImage(_ a: String, _ b: String) -> Bool {
+    if a == b { return true }
+    var sa = stat(), sb = stat()
+    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+  }
+
+  private static func loadedImagePaths() -> [String] {
+    #if os(Linux)
+    final class Box { var paths: [String] = [] }
+    let box = Box()
+    withExtendedLifetime(box) {
+      _ = cbs_each_image({ path, _, context in
+        guard let context else { return 0 }
+        Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().paths.append(String(cString: path))
+        return 0
+      }, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.paths
+    #else
+    return []
+    #endif
+  }
+}

@@ -1,0 +1,49 @@
+import CBlockSignatureShims
+
+/// What the dynamic linker knows about an address: the image it lies in and the
+/// exported symbol at or before it.
+///
+///     let info = SymbolInfo(address: UInt(bitPattern: someFunctionPointer))
+///     info?.name  // the symbol, when one starts exactly at the address
+///
+/// Only symbols in the dynamic symbol table are known (`dladdr`); a block's `invoke`
+/// function is usually local, so ``name`` is often nil while ``nearestName`` names the
+/// closest exported symbol before it.
+public struct SymbolInfo: Hashable, Sendable, Codable {
+  /// The address looked up.
+  public var address: UInt
+  /// The path of the image (executable or shared library) that contains the address.
+  public var imagePath: String?
+  /// The image's load address.
+  public var imageBase: UInt?
+  /// The symbol that starts exactly at ``address``, if any.
+  public var name: String?
+  /// The closest exported symbol at or before ``address``.
+  public var nearestName: String?
+  /// The distance from ``nearestName`` to ``address``.
+  public var nearestOffset: UInt?
+
+  /// Looks the address up with `dladdr`; nil for 0 or an address outside every image.
+  public init?(address: UInt) {
+    guard address != 0, let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+    var info = CBS_SymbolInfo()
+    guard cbs_dladdr(pointer, &info) != 0 else { return nil }
+    self.address = address
+    imagePath = info.imagePath.map { String(cString: $0) }
+    imageBase = info.imageBase
+    if let symbolName = info.symbolName, info.symbolAddress != 0 {
+      let start = info.symbolAddress
+      let symbol = String(cString: symbolName)
+      nearestName = symbol
+      nearestOffset = address &- start
+      if start == address { name = symbol }
+    }
+  }
+
+  /// `name`, else `nearest+0xoffset`, else nil.
+  public var displayName: String? {
+    if let name { return name }
+    if let nearestName, let nearestOffset { return "\(nearestName)+0x\(String(nearestOffset, radix: 16))" }
+    return nil
+  }
+}

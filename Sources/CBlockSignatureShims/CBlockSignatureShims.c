@@ -1,0 +1,62 @@
+// BlockSignature — CBlockSignatureShims: see the header for why these exist.
+
+#define _GNU_SOURCE 1
+#include "CBlockSignatureShims.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#if defined(__linux__)
+#include <link.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#endif
+
+long cbs_read_memory(const void *address, void *buffer, size_t count) {
+#if defined(__linux__)
+  struct iovec local = {buffer, count};
+  struct iovec remote = {(void *)address, count};
+  ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  return (long)n;
+#else
+  (void)address;
+  (void)buffer;
+  (void)count;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+int cbs_dladdr(const void *address, CBS_SymbolInfo *info) {
+  Dl_info raw = {0};
+  if (address == NULL || dladdr(address, &raw) == 0) return 0;
+  info->imagePath = raw.dli_fname;
+  info->imageBase = (uintptr_t)raw.dli_fbase;
+  info->symbolName = raw.dli_sname;
+  info->symbolAddress = (uintptr_t)raw.dli_saddr;
+  return 1;
+}
+
+#if defined(__linux__)
+struct cbs_walk {
+  int (*visit)(const char *, uintptr_t, void *);
+  void *context;
+};
+
+static int cbs_phdr_callback(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct cbs_walk *walk = (struct cbs_walk *)data;
+  if (info->dlpi_name == NULL || info->dlpi_name[0] == 0) return 0;
+  return walk->visit(info->dlpi_name, (uintptr_t)info->dlpi_addr, walk->context);
+}
+
+int cbs_each_image(int (*visit)(const char *, uintptr_t, void *), void *context) {
+  struct cbs_walk walk = {visit, context};
+  return dl_iterate_phdr(cbs_phdr_callback, &walk);
+}
+#else
+int cbs_each_image(int (*visit)(const char *, uintptr_t, void *), void *context) {
+  (void)visit;
+  (void)context;
+  return 0;
+}
+#endif

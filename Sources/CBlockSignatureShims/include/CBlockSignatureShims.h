@@ -1,0 +1,47 @@
+// BlockSignature — CBlockSignatureShims
+//
+// Thin wrappers over the dynamic linker calls that Swift's Glibc module hides behind
+// _GNU_SOURCE (`dladdr`, `dl_iterate_phdr`). No state, no allocation: they exist only
+// because the Swift overlay does not import these declarations.
+
+#ifndef CBLOCKSIGNATURESHIMS_H
+#define CBLOCKSIGNATURESHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma clang assume_nonnull begin
+
+/// What `dladdr` reports for an address.
+typedef struct CBS_SymbolInfo {
+  const char *_Nullable imagePath;
+  uintptr_t imageBase;
+  const char *_Nullable symbolName;
+  uintptr_t symbolAddress;
+} CBS_SymbolInfo;
+
+/// `dladdr`: fills `info` and returns non-zero when `address` lies in a loaded image.
+int cbs_dladdr(const void *_Nullable address, CBS_SymbolInfo *info);
+
+/// Calls `visit` with the path of every loaded image that has one (`dl_iterate_phdr`);
+/// a non-zero return from `visit` stops the walk.
+int cbs_each_image(int (*visit)(const char *path, uintptr_t base, void *_Nullable context),
+                   void *_Nullable context);
+
+/// Copies `count` bytes at `address` in this process into `buffer` without faulting:
+/// returns the number of bytes copied (short at the first unreadable page), or -1 when
+/// nothing could be read or the check is unavailable (errno tells; ENOSYS off Linux).
+/// Unlike reading /proc/self/mem, this honours page protections (PROT_NONE fails).
+long cbs_read_memory(const void *_Nullable address, void *buffer, size_t count);
+
+#pragma clang assume_nonnull end
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // CBLOCKSIGNATURESHIMS_H

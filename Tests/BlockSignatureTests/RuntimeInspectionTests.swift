@@ -1,0 +1,214 @@
+import BlockFixtures
+import BlockSignature
+import CBlockABI
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct RuntimeInspectionTests {
+  @Test func thereAreEnoughFixtures() {
+    #expect(Fixture.all.count >= 60)
+    #expect(Set(Fixture.all.map(\.name)).count == Fixture.all.count)
+    #expect(Set(Fixture.all.map(\.kind)) == ["global", "heap", "stack", "noescape"])
+  }
+
+  @Test(arguments: Fixture.all)
+  func fixtureReadsLikeTheRuntimeAndTheABIMirror(_ fixture: Fixture) throws {
+    let runtime = try #require(BlocksRuntime.current)
+    try fixture.withBlock { block in
+      let info = try BlockInfo(inspecting: block)
+      #expect(info.kind.rawValue == fixture.kind)
+      #expect(info.flags.contains(.hasSignature))
+      #expect(info.isaIsBlockClass, "isa symbol \(info.isaSymbol ?? "nil")")
+      // Our reading equals the C mirror's accessor and the runtime's own answer.
+      let literal = block.assumingMemoryBound(to: CBA_Block_layout.self)
+      let viaMirror = cba_block_signature(literal).map { String(cString: $0) }
+      #expect(info.signature == viaMirror)
+      #expect(info.signature == runtime.signature(ofBlockAt: block))
+      #expect(info.size == Int(cba_block_descriptor_size(literal)))
+      #expect((info.copyHelperAddress != nil) == info.flags.contains(.hasCopyDispose))
+      #expect((info.disposeHelperAddress != nil) == info.flags.contains(.hasCopyDispose))
+      #expect(info.invokeAddress != 0)
+      #expect(info.invoke?.imagePath != nil)
+      if info.kind == .heap {
+        #expect(info.referenceCount == 1)
+      } else {
+        #expect(info.referenceCount == nil)
+      }
+    }
+  }
+
+  @Test(arguments: Fixture.all.filter { $0.kind == "global" })
+  func globalFixtureMatchesWhatClangEmitted(_ fixture: Fixture) throws {
+    let ir = try FixtureIR.ir.get()
+    let found = FixtureIR.literal(of: fixture, in: ir)
+    let literal = try #require(found, "no literal for \(fixture.name) in clang's IR")
+    let descriptor = try #require(ir.descriptors[literal.descriptor], "no descriptor \(literal.descriptor)")
+    try fixture.withBlock { block in
+      let info = try BlockInfo(inspecting: block)
+      #expect(info.flags.rawValue == literal.flags)
+      #expect(info.signature == descriptor.signature)
+      #expect(info.size == descriptor.size)
+      #expect(info.flags.contains(.hasCopyDispose) == descriptor.hasHelpers)
+    }
+  }
+
+  @Test func structReturnFlagFollowsTheTarget() throws {
+    let bigInfo = try BlockInfo(inspecting: Fixture.make("stret_big"))
+    let twoInfo = try BlockInfo(inspecting: Fixture.make("no_stret_two_doubles"))
+    #if arch(x86_64)
+    #expect(bigInfo.usesStructReturn)
+    #endif
+    #expect(!twoInfo.usesStructReturn)
+  }
+
+  @Test func capturingBlocksHaveHelpers() throws {
+    for name in ["heap_captures_block", "heap_captures_byref"] {
+      let fixture = try #require(Fixture.all.first { $0.name == name })
+      try fixture.withBlock { block in
+        let info = try BlockInfo(inspecting: block)
+        #expect(info.flags.contains(.hasCopyDispose), "\(name)")
+        #expect(info.copyHelper?.imagePath != nil, "\(name)")
+      }
+    }
+    let plain = try #require(Fixture.all.first { $0.name == "heap_captures_int" })
+    let plainInfo = try plain.withBlock { try BlockInfo(inspecting: $0) }
+    #expect(!plainInfo.flags.contains(.hasCopyDispose))
+  }
+
+  @Test func referenceCountFollowsCopiesAndReleases() throws {
+    let block = try Fixture.make("heap_captures_int")
+    defer { _Block_release(block) }
+    #expect(try BlockInfo(inspecting: block).referenceCount == 1)
+    let again = try #require(_Block_copy(block))
+    #expect(again == block)
+    #expect(try BlockInfo(inspecting: block).referenceCount == 2)
+    _Block_release(again)
+    #expect(try BlockInfo(inspecting: block).referenceCount == 1)
+  }
+
+  @Test(arguments: Fixture.all.filter { $0.kind == "stack" || $0.kind == "noescape" })
+  func heapCopiesKeepTheSignature(_ fixture: Fixture) throws {
+    try fixture.withBlock { block in
+      let original = try BlockInfo(inspecting: block)
+      let copy = try #require(_Block_copy(block))
+      defer { _Block_release(copy) }
+      let copied = try BlockInfo(inspecting: copy)
+      #expect(copied.signature == original.signature)
+      #expect(copied.descriptorAddress == original.descriptorAddress)
+      if original.kind == .noescape {
+        // clang marks noescape literals global as well, so copying returns the block itself.
+        #expect(copy == block)
+        #expect(copied.kind == .noescape)
+      } else {
+        #expect(copied.kind == .heap)
+        #expect(copied.referenceCount == 1)
+      }
+    }
+  }
+
+  @Test func swiftClosuresAreBlocks() throws {
+    let closure: @convention(block) (Int32, Int) -> Int32 = { a, b in a &+ Int32(truncatingIfNeeded: b) }
+    let pointer = unsafeBitCast(closure, to: UnsafeRawPointer.self)
+    let info = try withExtendedLifetime(closure) { try BlockInfo(inspecting: pointer) }
+    let cSignature = try BlockInfo(inspecting: Fixture.make("int_long")).signature
+    // Swift writes the same signature as clang does for `int (^)(int, long)`.
+    #expect(info.signature == cSignature)
+    #expect(info.kind == .heap)
+    #expect(info.referenceCount == 1)
+    #expect(info.signature == BlocksRuntime.current?.signature(ofBlockAt: pointer))
+    let capturing: @convention(block) () -> Int = { [info] in info.size }
+    let capturingInfo = try withExtendedLifetime(capturing) {
+      try BlockInfo(inspecting: unsafeBitCast(capturing, to: UnsafeRawPointer.self))
+    }
+    #expect(capturingInfo.flags.contains(.hasCopyDispose))
+  }
+
+  @Test func theProcessLoadsExactlyOneRuntimeAndItIsTheToolchains() throws {
+    let current = try #require(BlocksRuntime.current)
+    #expect(current.exportsSignatureQueries)
+    #expect(current.referenceCountConvention == .unitsOfTwo)
+    #expect(URL(fileURLWithPath: current.path).lastPathComponent == "libBlocksRuntime.so")
+    let loaded = BlocksRuntime.loaded
+    #expect(loaded.count == 1, "\(loaded.map(\.path))")
+    #expect(loaded.first?.path == current.path)
+  }
+}
+
+@Suite struct InspectionErrorTests {
+  func inspectionError(_ pointer: UnsafeRawPointer?) -> BlockInspectionError? {
+    do {
+      _ = try BlockInfo(inspecting: pointer)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func nullBlock() {
+    let error = inspectionError(nil)
+    #expect(error?.kind == .nullPointer)
+    #expect(error?.address == 0)
+  }
+
+  @Test func misalignedBlock() throws {
+    let block = try Fixture.make("int_int")
+    let error = inspectionError(block + 1)
+    #expect(error?.kind == .misaligned)
+    #expect(error?.address == UInt(bitPattern: block) + 1)
+  }
+
+  @Test func unmappedBlock() throws {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let mapping = try #require(mmap(nil, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    defer { munmap(mapping, page) }
+    let error = inspectionError(UnsafeRawPointer(mapping))
+    #expect(error?.kind == .unreadableMemory)
+    #expect(error?.address == UInt(bitPattern: mapping))
+  }
+
+  @Test func handBuiltBlocks() throws {
+    // Descriptor NULL; signature flag with a NULL pointer; no signature flag; absurd size;
+    // a descriptor in unmapped memory; a signature with no terminator.
+    var words = [UInt](repeating: 0, count: 16)
+    try words.withUnsafeMutableBytes { raw in
+      let base = try #require(raw.baseAddress)
+      let block = base.assumingMemoryBound(to: CBA_Block_layout.self)
+      let descriptor = base + 32
+      block.pointee.flags = Int32(CBA_BLOCK_IS_GLOBAL)
+      #expect(inspectionError(base)?.kind == .nullDescriptor)
+
+      block.pointee.descriptor = descriptor.assumingMemoryBound(to: CBA_Block_descriptor_1.self)
+      descriptor.storeBytes(of: 32, toByteOffset: 8, as: UInt.self)
+      let plain = try BlockInfo(inspecting: base)
+      #expect(plain.signature == nil)
+      #expect(plain.kind == .global)
+
+      block.pointee.flags = Int32(CBA_BLOCK_IS_GLOBAL | CBA_BLOCK_HAS_SIGNATURE)
+      let nullSignature = try BlockInfo(inspecting: base)
+      #expect(nullSignature.signature == nil)
+
+      descriptor.storeBytes(of: 3, toByteOffset: 8, as: UInt.self)
+      #expect(inspectionError(base)?.kind == .implausibleSize)
+      descriptor.storeBytes(of: 32, toByteOffset: 8, as: UInt.self)
+
+      let unterminated = UnsafeMutableRawPointer.allocate(byteCount: BlockInfo.signatureLimit + 8, alignment: 8)
+      defer { unterminated.deallocate() }
+      unterminated.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "v"), count: BlockInfo.signatureLimit + 8)
+      descriptor.storeBytes(of: unterminated, toByteOffset: 16, as: UnsafeMutableRawPointer.self)
+      let error = inspectionError(base)
+      #expect(error?.kind == .unterminatedSignature)
+      #expect(error?.address == UInt(bitPattern: unterminated))
+    }
+  }
+
+  @Test func handBuiltFixturesFromC() throws {
+    let nullSignature = try BlockInfo(inspecting: bf_block_with_null_signature())
+    #expect(nullSignature.flags.contains(.hasSignature))
+    #expect(nullSignature.signature == nil)
+    let old = try BlockInfo(inspecting: bf_block_without_signature())
+    #expect(!old.flags.contains(.hasSignature))
+    #expect(old.signature == nil)
+    #expect(old.kind == .global)
+  }
+}

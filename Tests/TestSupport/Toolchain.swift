@@ -1,0 +1,97 @@
+import Foundation
+import BlockSignature
+
+/// Finds the tools of the Swift toolchain that runs the tests (clang, swift), and runs them.
+package enum Toolchain {
+  /// The toolchain's `bin` folder: beside the `lib/swift/linux` folder that holds the Swift
+  /// runtime this process loaded; nil if it cannot be found.
+  package static let binDirectory: URL? = {
+    guard let core = SymbolInfo(address: UInt(bitPattern: dlsym(dlopen(nil, RTLD_LAZY), "swift_retain"))),
+      let path = core.imagePath
+    else { return nil }
+    // …/usr/lib/swift/linux/libswiftCore.so → …/usr/bin
+    let bin = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("bin")
+    return FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("clang").path) ? bin : nil
+  }()
+
+  /// The path of a toolchain tool, else the one on PATH.
+  package static func tool(_ name: String) -> String {
+    if let env = ProcessInfo.processInfo.environment["BLOCKSIG_" + name.uppercased()] { return env }
+    if let bin = binDirectory {
+      let candidate = bin.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return name
+  }
+
+  /// The toolchain's clang.
+  package static var clang: String { tool("clang") }
+
+  /// The package's root folder, found from this source file's location.
+  package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The result of a finished process.
+  package struct Output: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+  }
+
+  /// Runs a program and waits for it; `stdin` is written to its standard input.
+  package static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Output(
+      status: process.terminationStatus,
+      stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Runs clang with the given arguments; throws with its stderr when it fails.
+  package static func runClang(_ arguments: [String]) throws -> Output {
+    let output = try run(clang, arguments)
+    guard output.status == 0 else { throw ToolFailure(tool: "clang", arguments: arguments, output: output) }
+    return output
+  }
+
+  /// A failed tool run.
+  package struct ToolFailure: Error, CustomStringConvertible {
+    package var tool: String
+    package var arguments: [String]
+    package var output: Output
+    package var description: String {
+      "\(tool) \(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)"
+    }
+  }
+
+  /// A fresh temporary folder.
+  package static func temporaryDirectory(_ prefix: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
