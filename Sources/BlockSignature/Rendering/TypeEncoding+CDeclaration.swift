@@ -40,7 +40,7 @@ struct CRenderer {
   let model: DataModel
 
   private func join(_ base: String, _ declarator: String) -> String {
-    declarator.isEmpty ? base : base + " " + declarator
+    declarator.isEmpty ? base : declarator.hasPrefix("[") ? base + declarator : base + " " + declarator
   }
 
   /// Declarators that start with a pointer operator need parentheses before `[]` or `()`.
