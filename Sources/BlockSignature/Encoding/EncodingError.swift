@@ -1,0 +1,133 @@
+/// A malformed type encoding or signature, with the byte offset of the problem.
+///
+///     do {
+///       _ = try TypeEncoding(parsing: "{S=i")
+///     } catch {
+///       print(error)  // unterminated structure at offset 4
+///       error.kind    // .unterminatedStructure
+///       error.offset  // 4
+///     }
+public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public var kind: Kind
+  /// The byte offset into ``input`` where the problem was found.
+  public var offset: Int
+  /// The text that was being parsed, kept for rendering diagnostics.
+  public var input: String
+
+  /// Creates an error.
+  public init(kind: Kind, offset: Int, input: String) {
+    self.kind = kind
+    self.offset = offset
+    self.input = input
+  }
+
+  /// The reason, followed by the position: "unexpected byte 'x' at offset 3".
+  public var description: String {
+    "\(message) at offset \(offset)"
+  }
+
+  /// The reason alone, naming the byte found where that helps: "unexpected byte 'x'".
+  public var message: String {
+    switch kind {
+    case .unexpectedByte, .invalidBitfield, .invalidNumber:
+      let bytes = Array(input.utf8)
+      if offset < bytes.count {
+        return "\(kind) \(Self.quote(bytes[offset]))"
+      }
+      return "\(kind)"
+    default:
+      return "\(kind)"
+    }
+  }
+
+  static func quote(_ byte: UInt8) -> String {
+    if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    let hex = String(byte, radix: 16)
+    return "0x" + (hex.count == 1 ? "0" + hex : hex)
+  }
+}
+
+extension EncodingError {
+  /// The kind of an ``EncodingError``; an extensible set of static values.
+  ///
+  ///     if error.kind == .nestingTooDeep { … }
+  public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The stable identifier of the kind, such as `"unexpectedByte"`.
+    public var rawValue: String
+    /// Creates a kind from its identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A byte that cannot start or continue the construct being parsed.
+    public static var unexpectedByte: Kind { Kind(rawValue: "unexpectedByte") }
+    /// The input ended where a type was required.
+    public static var unexpectedEnd: Kind { Kind(rawValue: "unexpectedEnd") }
+    /// The input was empty.
+    public static var emptyInput: Kind { Kind(rawValue: "emptyInput") }
+    /// A single type was expected but more bytes follow it.
+    public static var trailingBytes: Kind { Kind(rawValue: "trailingBytes") }
+    /// `{…` without its closing `}`.
+    public static var unterminatedStructure: Kind { Kind(rawValue: "unterminatedStructure") }
+    /// `(…` without its closing `)`.
+    public static var unterminatedUnion: Kind { Kind(rawValue: "unterminatedUnion") }
+    /// `[…` without its closing `]`.
+    public static var unterminatedArray: Kind { Kind(rawValue: "unterminatedArray") }
+    /// A `"` without its closing `"`.
+    public static var unterminatedString: Kind { Kind(rawValue: "unterminatedString") }
+    /// `@?<…` without its closing `>`.
+    public static var unterminatedBlockSignature: Kind { Kind(rawValue: "unterminatedBlockSignature") }
+    /// `[` not followed by an element count.
+    public static var missingArrayCount: Kind { Kind(rawValue: "missingArrayCount") }
+    /// A count, width or offset too large for 64 bits.
+    public static var countOverflow: Kind { Kind(rawValue: "countOverflow") }
+    /// A number with a leading zero where clang never writes one (`[04i]`).
+    public static var invalidNumber: Kind { Kind(rawValue: "invalidNumber") }
+    /// `b` not followed by a valid width or GNU `offset type width` triple.
+    public static var invalidBitfield: Kind { Kind(rawValue: "invalidBitfield") }
+    /// Qualifiers, pointers, arrays or aggregates nested beyond ``ParseOptions/maximumNestingDepth``.
+    public static var nestingTooDeep: Kind { Kind(rawValue: "nestingTooDeep") }
+    /// A name or class name that is not valid UTF-8.
+    public static var invalidUTF8: Kind { Kind(rawValue: "invalidUTF8") }
+    /// Offset digits that cannot be read as offsets consistent with the frame.
+    public static var invalidOffset: Kind { Kind(rawValue: "invalidOffset") }
+
+    /// Lower-case words: "unterminated structure".
+    public var description: String {
+      var words = ""
+      for scalar in rawValue.unicodeScalars {
+        if scalar.properties.isUppercase {
+          words += " " + String(scalar).lowercased()
+        } else {
+          words.unicodeScalars.append(scalar)
+        }
+      }
+      return words.replacingUTF8Acronym()
+    }
+  }
+}
+
+extension String {
+  fileprivate func replacingUTF8Acronym() -> String {
+    // "invalid u t f8" reads badly; the only acronym in the catalog.
+    self == "invalid u t f8" ? "invalid UTF-8" : self
+  }
+}
+
+/// Options that bound the parser's work on hostile input.
+///
+///     var options = ParseOptions()
+///     options.maximumNestingDepth = 20
+///     _ = try TypeEncoding(parsing: "^^^^i", options: options)
+public struct ParseOptions: Hashable, Sendable {
+  /// The deepest nesting of pointers, arrays, aggregates, qualifiers and nested block
+  /// signatures accepted; deeper input fails with ``EncodingError/Kind/nestingTooDeep``.
+  public var maximumNestingDepth: Int = 100
+
+  /// Creates the default options.
+  public init() {}
+
+  /// Creates options with the given depth limit.
+  public init(maximumNestingDepth: Int) {
+    self.maximumNestingDepth = maximumNestingDepth
+  }
+}

@@ -1,0 +1,222 @@
+// Parsing signatures: types and offset runs, with empty (unencodable) parameters recovered
+// from offset runs such as the `08` in `v24@?08`.
+
+extension SignatureEncoding {
+  /// Parses a block signature, a method signature or a list of types, with or without offsets.
+  ///
+  ///     let block = try SignatureEncoding(parsing: "v24@?08")
+  ///     block.arguments[1].type  // .unencodable (a vector parameter), at offset 8
+  ///
+  /// - Throws: ``EncodingError`` with the kind and byte offset of the problem.
+  /// - Complexity: O(*n*) in the length of `input`.
+  public init(parsing input: String, options: ParseOptions = ParseOptions()) throws(EncodingError) {
+    var input = input
+    let result: Result<SignatureEncoding, EncodingError> = input.withUTF8 { buffer in
+      Result { () throws(EncodingError) -> SignatureEncoding in
+        try SignatureEncoding(parsingBytes: buffer, options: options)
+      }
+    }
+    self = try result.get()
+  }
+
+  /// Parses a signature from UTF-8 bytes, for example a C string read from a block descriptor.
+  ///
+  ///     let signature = try SignatureEncoding(parsingBytes: UnsafeBufferPointer(start: p, count: strlen(p)))
+  ///
+  /// - Throws: ``EncodingError``.
+  public init(
+    parsingBytes bytes: UnsafeBufferPointer<UInt8>, options: ParseOptions = ParseOptions()
+  ) throws(EncodingError) {
+    var parser = EncodingParser(Cursor(bytes), options: options)
+    guard let first = parser.cursor.peek() else { throw parser.error(.emptyInput, at: 0) }
+    if isDigit(first) || first == "+" || first == "-" {
+      returnType = .unencodable
+    } else {
+      returnType = try parser.parseType()
+    }
+    frameLength = try parser.parseSingleOffset()
+    arguments = []
+    let frame = frameLength?.value
+    var previous: Int? = nil
+    while !parser.cursor.isAtEnd {
+      let type = try parser.parseType()
+      let runStart = parser.cursor.offset
+      guard let byte = parser.cursor.peek(), isDigit(byte) else {
+        // No offset, or a signed one (never split).
+        let offset = try parser.parseSingleOffset()
+        arguments.append(Argument(type: type, offset: offset))
+        if let offset { previous = offset.value }
+        continue
+      }
+      let run = parser.cursor.advance(while: isDigit)
+      var pieces = OffsetPieces()
+      guard OffsetRunSplitter(digits: parser.cursor.bytes(run), previous: previous, frame: frame)
+        .split(into: &pieces)
+      else {
+        throw parser.error(.countOverflow, at: runStart)
+      }
+      arguments.append(Argument(type: type, offset: Offset(pieces[0])))
+      for index in 1..<pieces.count {
+        arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index])))
+      }
+      previous = pieces[pieces.count - 1]
+    }
+  }
+}
+
+extension EncodingParser {
+  /// Reads `[+|-]digits` as one offset, or returns `nil` when no offset follows.
+  mutating func parseSingleOffset() throws(EncodingError) -> SignatureEncoding.Offset? {
+    let start = cursor.offset
+    guard let byte = cursor.peek() else { return nil }
+    let isRegister = byte == "+"
+    let isNegative = byte == "-"
+    if isRegister || isNegative {
+      cursor.advance()
+      guard let next = cursor.peek(), isDigit(next) else { throw error(.invalidOffset, at: start) }
+    } else if !isDigit(byte) {
+      return nil
+    }
+    let digitsStart = cursor.offset
+    guard let magnitude = try parseNumber(allowLeadingZero: true) else { return nil }
+    if cursor.offset - digitsStart > 1, cursor.bytes(digitsStart..<digitsStart + 1)[0] == "0" {
+      throw error(.invalidNumber, at: digitsStart)
+    }
+    guard magnitude <= UInt64(Int.max) else { throw error(.countOverflow, at: start) }
+    if isNegative && magnitude == 0 { throw error(.invalidOffset, at: start) }
+    return SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: isRegister)
+  }
+}
+
+/// A small fixed-capacity list of offsets read from one digit run (no heap allocation).
+struct OffsetPieces {
+  static let capacity = 40
+  private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  private(set) var count = 0
+
+  subscript(index: Int) -> Int {
+    withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
+  }
+
+  mutating func append(_ value: Int) {
+    let index = count
+    withUnsafeMutableBytes(of: &storage) {
+      $0.storeBytes(of: value, toByteOffset: index * MemoryLayout<Int>.stride, as: Int.self)
+    }
+    count += 1
+  }
+
+  mutating func removeLast() { count -= 1 }
+}
+
+/// Splits a run of offset digits such as `812` into the typed parameter's offset and the offsets
+/// of unencodable parameters that follow it (`8`, `12`).
+///
+/// The whole run is one offset when that reading is possible: no leading zero, within the frame
+/// and not below the previous offset. Otherwise the run is read as increasing offsets, each
+/// without a leading zero and within the frame, preferring longer first pieces. When no split
+/// fits, the whole run is kept as one offset (validation reports it later).
+struct OffsetRunSplitter {
+  let digits: UnsafeBufferPointer<UInt8>
+  let previous: Int?
+  let frame: Int?
+
+  func split(into pieces: inout OffsetPieces) -> Bool {
+    let whole = value(0..<digits.count)
+    if let whole, isAllowedFirst(whole, length: digits.count) {
+      pieces.append(whole)
+      return true
+    }
+    var failures = FailureMemo()
+    if digits.count <= OffsetPieces.capacity, splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures) {
+      return true
+    }
+    // No consistent reading: split only where the digits force it (a `0` cannot start a longer
+    // number), so printing gives the same bytes back; validation reports the offsets.
+    pieces = OffsetPieces()
+    var start = 0
+    while start < digits.count - 1, digits[start] == 0x30, pieces.count < OffsetPieces.capacity - 1 {
+      pieces.append(0)
+      start += 1
+    }
+    guard let rest = value(start..<digits.count), start == digits.count - 1 || digits[start] != 0x30 else {
+      return false
+    }
+    pieces.append(rest)
+    return true
+  }
+
+  private func isAllowedFirst(_ value: Int, length: Int) -> Bool {
+    if length > 1, digits[0] == 0x30 { return false }
+    if let frame, value > frame { return false }
+    if let previous, value < previous { return false }
+    return true
+  }
+
+  /// Failed (start, previous piece length) states, so the search stays polynomial.
+  struct FailureMemo {
+    private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    subscript(start: Int, previousLength: Int) -> Bool {
+      get {
+        let index = start * 20 + previousLength
+        return withUnsafeBytes(of: bits) {
+          $0.load(fromByteOffset: (index / 64) * 8, as: UInt64.self) & (1 << UInt64(index % 64)) != 0
+        }
+      }
+      set {
+        let index = start * 20 + previousLength
+        withUnsafeMutableBytes(of: &bits) {
+          var word = $0.load(fromByteOffset: (index / 64) * 8, as: UInt64.self)
+          if newValue { word |= 1 << UInt64(index % 64) } else { word &= ~(1 << UInt64(index % 64)) }
+          $0.storeBytes(of: word, toByteOffset: (index / 64) * 8, as: UInt64.self)
+        }
+      }
+    }
+  }
+
+  private func splitRest(
+    from start: Int, previousLength: Int, into pieces: inout OffsetPieces, failures: inout FailureMemo
+  ) -> Bool {
+    if start == digits.count { return pieces.count >= 2 }
+    if failures[start, previousLength] { return false }
+    let remaining = digits.count - start
+    let maximumLength = digits[start] == 0x30 ? 1 : min(remaining, 19)
+    var length = maximumLength
+    while length >= 1 {
+      defer { length -= 1 }
+      if length == digits.count { continue }
+      guard let piece = value(start..<start + length) else { continue }
+      if pieces.count == 0 {
+        if let previous, piece < previous { continue }
+        if let frame, piece > frame { continue }
+      } else {
+        if piece <= pieces[pieces.count - 1] { continue }
+        if let frame, piece >= frame { continue }
+      }
+      pieces.append(piece)
+      if splitRest(from: start + length, previousLength: length, into: &pieces, failures: &failures) {
+        return true
+      }
+      pieces.removeLast()
+    }
+    failures[start, previousLength] = true
+    return false
+  }
+
+  private func value(_ range: Range<Int>) -> Int? {
+    var result = 0
+    for index in range {
+      let (times10, o1) = result.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(Int(digits[index] &- 0x30))
+      if o1 || o2 { return nil }
+      result = sum
+    }
+    return result
+  }
+}

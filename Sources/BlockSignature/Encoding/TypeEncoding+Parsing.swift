@@ -1,0 +1,253 @@
+// The recursive-descent parser for the type-encoding grammar.
+//
+// Works on UTF-8 bytes through `Cursor`; every failure is an `EncodingError` with a byte offset;
+// recursion is bounded by `ParseOptions.maximumNestingDepth`; numbers are overflow-checked.
+
+extension TypeEncoding {
+  /// Parses exactly one type encoding; the whole input must be consumed.
+  ///
+  ///     let type = try TypeEncoding(parsing: "{CGPoint=dd}")
+  ///
+  /// - Parameters:
+  ///   - input: The encoding, for example `r^{S=i[4c]}`.
+  ///   - options: Limits such as the maximum nesting depth.
+  /// - Throws: ``EncodingError`` naming the kind and the byte offset of the problem.
+  /// - Complexity: O(*n*) in the length of `input`.
+  public init(parsing input: String, options: ParseOptions = ParseOptions()) throws(EncodingError) {
+    var input = input
+    let result: Result<TypeEncoding, EncodingError> = input.withUTF8 { buffer in
+      Result { () throws(EncodingError) -> TypeEncoding in
+        try TypeEncoding(parsingBytes: buffer, options: options)
+      }
+    }
+    self = try result.get()
+  }
+
+  /// Parses exactly one type encoding from UTF-8 bytes, for example a C string from a binary.
+  ///
+  ///     let type = try TypeEncoding(parsingBytes: buffer)
+  ///
+  /// - Throws: ``EncodingError``.
+  public init(
+    parsingBytes bytes: UnsafeBufferPointer<UInt8>, options: ParseOptions = ParseOptions()
+  ) throws(EncodingError) {
+    var parser = EncodingParser(Cursor(bytes), options: options)
+    guard !parser.cursor.isAtEnd else { throw parser.error(.emptyInput, at: 0) }
+    self = try parser.parseType()
+    if !parser.cursor.isAtEnd { throw parser.error(.trailingBytes, at: parser.cursor.offset) }
+  }
+
+  /// Parses one type at the cursor and leaves the cursor after it (swift-binary-parsing style).
+  package init(parsing input: inout Cursor, options: ParseOptions = ParseOptions()) throws(EncodingError) {
+    var parser = EncodingParser(input, options: options)
+    self = try parser.parseType()
+    input = parser.cursor
+  }
+}
+
+/// The parser state: a cursor, the options and the current nesting depth.
+struct EncodingParser {
+  var cursor: Cursor
+  let options: ParseOptions
+  var depth = 0
+
+  init(_ cursor: Cursor, options: ParseOptions) {
+    self.cursor = cursor
+    self.options = options
+  }
+
+  func error(_ kind: EncodingError.Kind, at offset: Int) -> EncodingError {
+    EncodingError(
+      kind: kind, offset: offset,
+      input: String(decoding: cursor.bytes(0..<cursor.count), as: UTF8.self))
+  }
+
+  private mutating func enter(at offset: Int) throws(EncodingError) {
+    depth += 1
+    if depth > options.maximumNestingDepth { throw error(.nestingTooDeep, at: offset) }
+  }
+
+  private mutating func leave() { depth -= 1 }
+
+  /// Parses one type. `fieldTerminator` is the closing byte of an aggregate whose fields carry
+  /// names; it resolves whether `@"x"` is a class name or the next field's name.
+  mutating func parseType(fieldTerminator: UInt8? = nil) throws(EncodingError) -> TypeEncoding {
+    let start = cursor.offset
+    guard let byte = cursor.peek() else { throw error(.unexpectedEnd, at: start) }
+    switch byte {
+    case "r", "n", "N", "o", "O", "R", "V":
+      cursor.advance()
+      let qualifier = TypeQualifier(rawValue: byte)!  // the case list above matches the enum
+      try enter(at: start)
+      let inner = try parseType(fieldTerminator: fieldTerminator)
+      leave()
+      return .qualified(qualifier, inner)
+    case "^":
+      cursor.advance()
+      try enter(at: start)
+      let pointee = try parseType()
+      leave()
+      return .pointer(pointee)
+    case "j", "A":
+      cursor.advance()
+      try enter(at: start)
+      let inner = try parseType()
+      leave()
+      return byte == "j" ? .complex(inner) : .atomic(inner)
+    case "[":
+      return try parseArray()
+    case "{", "(":
+      return try parseAggregate()
+    case "b":
+      return try parseBitfield()
+    case "@":
+      return try parseObject(fieldTerminator: fieldTerminator)
+    default:
+      guard let code = TypeCode(rawValue: byte) else { throw error(.unexpectedByte, at: start) }
+      cursor.advance()
+      return .primitive(code)
+    }
+  }
+
+  /// Reads an unsigned decimal number; `nil` when no digit is next.
+  mutating func parseNumber(allowLeadingZero: Bool = false) throws(EncodingError) -> UInt64? {
+    let start = cursor.offset
+    guard let first = cursor.peek(), isDigit(first) else { return nil }
+    var value: UInt64 = 0
+    let range = cursor.advance(while: isDigit)
+    if !allowLeadingZero, first == "0", range.count > 1 { throw error(.invalidNumber, at: start) }
+    for byte in cursor.bytes(range) {
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(UInt64(byte &- 0x30))
+      if o1 || o2 { throw error(.countOverflow, at: start) }
+      value = sum
+    }
+    return value
+  }
+
+  private mutating func parseArray() throws(EncodingError) -> TypeEncoding {
+    let start = cursor.offset
+    cursor.advance()
+    guard let count = try parseNumber() else {
+      if cursor.isAtEnd { throw error(.unterminatedArray, at: start) }
+      throw error(.missingArrayCount, at: cursor.offset)
+    }
+    if cursor.isAtEnd { throw error(.unterminatedArray, at: start) }
+    try enter(at: start)
+    let element = try parseType()
+    leave()
+    guard let close = cursor.peek() else { throw error(.unterminatedArray, at: start) }
+    guard close == "]" else { throw error(.unexpectedByte, at: cursor.offset) }
+    cursor.advance()
+    return .array(count: count, element: element)
+  }
+
+  private mutating func parseAggregate() throws(EncodingError) -> TypeEncoding {
+    let start = cursor.offset
+    let isUnion = cursor.advance() == "("
+    let close: UInt8 = isUnion ? 0x29 : 0x7D
+    let unterminated: EncodingError.Kind = isUnion ? .unterminatedUnion : .unterminatedStructure
+    try enter(at: start)
+    defer { leave() }
+    let nameRange = cursor.advance(while: { $0 != "=" && $0 != close })
+    guard let next = cursor.advance() else { throw error(unterminated, at: start) }
+    let name = try makeString(nameRange)
+    guard next == "=" else {
+      return isUnion ? .union(name: name, fields: nil) : .structure(name: name, fields: nil)
+    }
+    var fields: [TypeEncoding.Field] = []
+    while true {
+      guard let byte = cursor.peek() else { throw error(unterminated, at: start) }
+      if byte == close {
+        cursor.advance()
+        break
+      }
+      var fieldName: String?
+      if byte == "\"" {
+        let quote = cursor.offset
+        cursor.advance()
+        let range = cursor.advance(while: { $0 != "\"" })
+        guard cursor.advance() != nil else { throw error(.unterminatedString, at: quote) }
+        fieldName = try makeString(range)
+        if cursor.isAtEnd { throw error(unterminated, at: start) }
+      }
+      let type = try parseType(fieldTerminator: fieldName == nil ? nil : close)
+      fields.append(TypeEncoding.Field(name: fieldName, type: type))
+    }
+    return isUnion ? .union(name: name, fields: fields) : .structure(name: name, fields: fields)
+  }
+
+  private mutating func parseBitfield() throws(EncodingError) -> TypeEncoding {
+    cursor.advance()
+    let numberStart = cursor.offset
+    guard let first = try parseNumber() else {
+      if cursor.isAtEnd { throw error(.unexpectedEnd, at: numberStart) }
+      throw error(.invalidBitfield, at: numberStart)
+    }
+    // GNU form: b<offset><integer type code><width>.
+    if let code = cursor.peek(), let next = cursor.peek(ahead: 1), isDigit(next),
+      let type = TypeCode(rawValue: code), type.isIntegral
+    {
+      cursor.advance()
+      guard let width = try parseNumber() else { throw error(.invalidBitfield, at: cursor.offset) }
+      return .bitfield(.init(bitOffset: first, declaredType: type, width: width))
+    }
+    return .bitfield(.init(width: first))
+  }
+
+  private mutating func parseObject(fieldTerminator: UInt8?) throws(EncodingError) -> TypeEncoding {
+    let start = cursor.offset
+    cursor.advance()
+    switch cursor.peek() {
+    case "?":
+      cursor.advance()
+      guard cursor.peek() == "<" else { return .block(signature: nil) }
+      let open = cursor.offset
+      cursor.advance()
+      try enter(at: start)
+      defer { leave() }
+      var types: [TypeEncoding] = []
+      while true {
+        guard let byte = cursor.peek() else { throw error(.unterminatedBlockSignature, at: open) }
+        if byte == ">", !types.isEmpty {
+          cursor.advance()
+          break
+        }
+        types.append(try parseType())
+      }
+      return .block(signature: types)
+    case "\"":
+      let quote = cursor.offset
+      var probe = cursor
+      probe.advance()
+      let range = probe.advance(while: { $0 != "\"" })
+      guard probe.advance() != nil else {
+        // In a named-field aggregate an unterminated quote is still an error either way.
+        throw error(.unterminatedString, at: quote)
+      }
+      if let terminator = fieldTerminator {
+        // `{S="a"@"b"i}`: "b" names the next field unless a name or the end follows it.
+        let after = probe.peek()
+        guard after == nil || after == "\"" || after == terminator else { return .object(className: nil) }
+      }
+      cursor = probe
+      return .object(className: try makeString(range))
+    default:
+      return .object(className: nil)
+    }
+  }
+
+  private func makeString(_ range: Range<Int>) throws(EncodingError) -> String {
+    let bytes = cursor.bytes(range)
+    guard let string = String(validating: bytes, as: UTF8.self) else {
+      var offset = range.lowerBound
+      // Point at the first byte that starts an invalid sequence (cheap approximation: first non-ASCII).
+      for byte in bytes {
+        if byte >= 0x80 { break }
+        offset += 1
+      }
+      throw error(.invalidUTF8, at: offset)
+    }
+    return string
+  }
+}

@@ -1,0 +1,100 @@
+/// The target facts the layout engine needs: pointer size, `long double`, alignment rules.
+///
+/// The layout engine is a pure function of an encoding and a data model; it never looks at the
+/// host.
+///
+///     let layout = try TypeEncoding(parsing: "{?=cD}").layout(for: .i386Linux)
+///     layout.size  // 16
+public struct DataModel: Hashable, Sendable, CustomStringConvertible {
+  /// A short stable identifier, such as `x86_64-linux`.
+  public var name: String
+  /// `sizeof(void *)`.
+  public var pointerSize: Int
+  /// `sizeof(long)` (what clang writes as `q` on LP64, `l` where it is 4).
+  public var longSize: Int
+  /// `sizeof(long double)` and its alignment.
+  public var longDoubleSize: Int
+  /// `_Alignof(long double)`.
+  public var longDoubleAlignment: Int
+  /// `_Alignof(long long)` and `_Alignof(double)` inside aggregates (4 on i386 Linux).
+  public var eightByteAlignment: Int
+  /// Whether `__int128` exists on the target.
+  public var hasInt128: Bool
+  /// Clang's `MaxAtomicPromoteWidth` in bytes: `_Atomic T` at most this big is rounded up to a
+  /// power of two and aligned to its size.
+  public var maximumAtomicPromotion: Int
+  /// Whether plain `char` is signed (`c`) or unsigned (`C`).
+  public var isCharSigned: Bool
+  /// Whether bitfields follow the Microsoft rules (a bitfield never shares a unit with a
+  /// bitfield of a different size).
+  public var usesMicrosoftBitfields: Bool
+
+  /// Creates a data model from its facts.
+  public init(
+    name: String, pointerSize: Int, longSize: Int, longDoubleSize: Int, longDoubleAlignment: Int,
+    eightByteAlignment: Int, hasInt128: Bool, maximumAtomicPromotion: Int, isCharSigned: Bool,
+    usesMicrosoftBitfields: Bool
+  ) {
+    self.name = name
+    self.pointerSize = pointerSize
+    self.longSize = longSize
+    self.longDoubleSize = longDoubleSize
+    self.longDoubleAlignment = longDoubleAlignment
+    self.eightByteAlignment = eightByteAlignment
+    self.hasInt128 = hasInt128
+    self.maximumAtomicPromotion = maximumAtomicPromotion
+    self.isCharSigned = isCharSigned
+    self.usesMicrosoftBitfields = usesMicrosoftBitfields
+  }
+
+  /// x86_64 System V (Linux, BSD): LP64, 16-byte `long double`. The default.
+  public static let x86_64SysV = DataModel(
+    name: "x86_64-linux", pointerSize: 8, longSize: 8, longDoubleSize: 16, longDoubleAlignment: 16,
+    eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
+    usesMicrosoftBitfields: false)
+
+  /// AArch64 Linux: LP64, IEEE quad `long double`, unsigned plain `char`.
+  public static let aarch64Linux = DataModel(
+    name: "aarch64-linux", pointerSize: 8, longSize: 8, longDoubleSize: 16, longDoubleAlignment: 16,
+    eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: false,
+    usesMicrosoftBitfields: false)
+
+  /// arm64 Apple platforms: LP64, `long double` is `double`, signed `char`.
+  public static let arm64Apple = DataModel(
+    name: "arm64-apple", pointerSize: 8, longSize: 8, longDoubleSize: 8, longDoubleAlignment: 8,
+    eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
+    usesMicrosoftBitfields: false)
+
+  /// i386 Linux: ILP32, 12-byte `long double`, 8-byte scalars 4-aligned in aggregates.
+  public static let i386Linux = DataModel(
+    name: "i386-linux", pointerSize: 4, longSize: 4, longDoubleSize: 12, longDoubleAlignment: 4,
+    eightByteAlignment: 4, hasInt128: false, maximumAtomicPromotion: 8, isCharSigned: true,
+    usesMicrosoftBitfields: false)
+
+  /// Windows x64: LLP64 (32-bit `long`), `long double` is `double`, Microsoft bitfields.
+  public static let windowsX64 = DataModel(
+    name: "x86_64-windows", pointerSize: 8, longSize: 4, longDoubleSize: 8, longDoubleAlignment: 8,
+    eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
+    usesMicrosoftBitfields: true)
+
+  /// Every built-in model, the default first.
+  public static let allBuiltIn: [DataModel] = [.x86_64SysV, .aarch64Linux, .arm64Apple, .i386Linux, .windowsX64]
+
+  /// The built-in model with the given ``name``, or one of the aliases `x86_64`, `aarch64`,
+  /// `arm64`, `i386`, `windows`.
+  ///
+  ///     DataModel(named: "i386")  // .i386Linux
+  public init?(named name: String) {
+    switch name.lowercased() {
+    case "x86_64", "x86_64-linux", "x86_64-sysv", "sysv", "lp64": self = .x86_64SysV
+    case "aarch64", "aarch64-linux": self = .aarch64Linux
+    case "arm64", "arm64-apple", "apple": self = .arm64Apple
+    case "i386", "i386-linux", "i686", "ilp32": self = .i386Linux
+    case "windows", "x86_64-windows", "win64", "llp64": self = .windowsX64
+    default: return nil
+    }
+  }
+
+  /// The model's ``name``.
+  public var description: String { name }
+}
