@@ -1,3 +1,4 @@
+import BlockFixtures
 import Foundation
 import TestSupport
 import Testing
@@ -52,6 +53,8 @@ import Testing
     let parsed = ClangIR(ir)
     let literal = try #require(parsed.literal(invoking: "__bf_int_long_block_invoke"))
     #expect(document["signature"] as? String == parsed.descriptors[literal.descriptor]?.signature)
+    let fixture = try #require(bf_fixture_named("int_long"))
+    #expect(document["declaration"] as? String == String(cString: fixture.pointee.declaration))
     let flags = try #require(document["flags"] as? [String: Any])
     #expect(flags["raw"] as? String == "0x" + String(UInt32(bitPattern: literal.flags), radix: 16))
     #expect(document["referenceCount"] == nil)
@@ -81,10 +84,13 @@ import Testing
     #expect(
       lines.map { $0.components(separatedBy: "  ").first ?? "" } == [
         "block", "flags", "isa", "descriptor", "size", "copy helper", "dispose helper", "signature",
-        "struct return", "extended layout", "invoke", "reference count", "runtime",
+        "declaration", "struct return", "extended layout", "invoke", "reference count", "runtime",
       ])
     #expect(lines.contains { $0.hasPrefix("isa") && $0.hasSuffix("_NSConcreteGlobalBlock") })
     #expect(lines.contains { $0.hasPrefix("signature") && $0.hasSuffix(" d24@?0d8d16") })
+    // The fixture's own declaration, as the C source writes it.
+    let declaration = String(cString: try #require(bf_fixture_named("global_block_variable")).pointee.declaration)
+    #expect(lines.contains { $0.hasPrefix("declaration") && $0.hasSuffix(" " + declaration) })
   }
 
   @Test(arguments: [

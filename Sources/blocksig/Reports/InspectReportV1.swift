@@ -64,6 +64,8 @@ struct InspectReportV1: Encodable {
   var copyHelper: Symbol?
   var disposeHelper: Symbol?
   var signature: String?
+  var declaration: String?
+  var swiftType: String?
   var usesStructReturn: Bool
   var extendedLayout: Layout?
   var invoke: Symbol
@@ -90,6 +92,9 @@ struct InspectReportV1: Encodable {
     copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper) }
     disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper) }
     signature = info.signature
+    let parsed = try? info.parsedSignature()
+    declaration = parsed?.cDeclaration()
+    swiftType = parsed?.swiftType()
     usesStructReturn = info.usesStructReturn
     extendedLayout = info.extendedLayout.map { layout in
       Layout(
@@ -118,6 +123,7 @@ struct InspectReportV1: Encodable {
       ("copy helper", symbolText(copyHelper)),
       ("dispose helper", symbolText(disposeHelper)),
       ("signature", signature ?? "none"),
+      ("declaration", declaration ?? "none"),
       ("struct return", usesStructReturn ? "yes (BLOCK_USE_STRET)" : "no"),
     ]
     if let extendedLayout {
