@@ -40,14 +40,16 @@ let package = Package(
       cSettings: [.unsafeFlags(["-fblocks"])],
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
+    // Helpers shared by the test targets: running clang, reading its `-emit-llvm` truth.
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
     .testTarget(
       name: "BlockSignatureTests",
-      dependencies: ["BlockSignature", "CBlockABI", "BlockFixtures"],
+      dependencies: ["BlockSignature", "CBlockABI", "BlockFixtures", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "BlockSignatureCLITests",
-      dependencies: ["blocksig", "BlockFixtures"],
+      dependencies: ["blocksig", "BlockFixtures", "TestSupport"],
       swiftSettings: swiftSettings
     ),
   ],

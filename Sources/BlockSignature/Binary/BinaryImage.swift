@@ -15,6 +15,9 @@ struct ImageSection {
   var isWritable: Bool
   /// GOT-like sections whose slots point at symbols but are not block literals.
   var isIndirectPointerTable: Bool
+  /// Whether the section holds program data (ELF `PROGBITS`, init arrays; every Mach-O section),
+  /// as opposed to loader tables (`.dynsym`, `.rela.dyn`, `.hash`) whose words are not pointers.
+  var holdsProgramData: Bool = true
 
   @inline(__always) func contains(_ address: UInt64) -> Bool {
     address >= self.address && address - self.address < size

@@ -173,6 +173,11 @@ private struct DescriptorScan {
     // Raw words of linked images (non-PIE, GNU ld in-place addends, RELR): same two checks.
     if image.rawWordsAreAddresses { scanRawWords(isaAddresses: isaAddresses) }
 
+    // Without any `_NSConcreteGlobalBlock` symbol (stripped static executables, undecoded
+    // binds), find global literals by shape: pointers to a found descriptor whose surrounding
+    // words are a literal header with BLOCK_IS_GLOBAL and an invoke pointer into code.
+    if isaUndefined.isEmpty && isaAddresses.isEmpty { findLiteralsByShape() }
+
     // Decode every candidate.
     var blocks: [ScannedBlock] = []
     blocks.reserveCapacity(candidates.count)
@@ -193,7 +198,7 @@ private struct DescriptorScan {
   /// Finds every NUL-terminated string containing `@?0` in allocated, non-executable sections.
   mutating func collectSignatureStrings() {
     guard let base = image.bytes.base.baseAddress else { return }
-    for section in image.sections where !section.isExecutable {
+    for section in image.sections where !section.isExecutable && section.holdsProgramData {
       guard let fileOffset = section.fileOffset else { continue }
       scannedBytes += Int(section.size)
       let start = Int(fileOffset)
@@ -246,7 +251,7 @@ private struct DescriptorScan {
     guard let base = image.bytes.base.baseAddress else { return }
     var literalSlots: [UInt64] = []
     var signatureSlots: [(UInt64, UInt64)] = []
-    for section in image.sections where !section.isExecutable {
+    for section in image.sections where !section.isExecutable && section.holdsProgramData {
       guard let fileOffset = section.fileOffset, section.size >= UInt64(wordSize) else { continue }
       // First aligned address in the section.
       let misalignment = section.address % UInt64(wordSize)
@@ -318,15 +323,18 @@ private struct DescriptorScan {
     guard let reserved = image.pointer(at: address) else { return false }
     switch reserved {
     case .null: break
-    case .data(let value) where value <= 0xffff_ffff: break
+    // Apple's in-descriptor flags: a copy of the block flags, so BLOCK_HAS_SIGNATURE is set.
+    case .data(let value) where value <= 0xffff_ffff && value & (1 << 30) != 0: break
     case .address(let value) where image.rawWordsAreAddresses && image.fixup(at: address) == nil
-      && image.sectionIndex(containing: value) == nil && value <= 0xffff_ffff:
+      && value <= 0xffff_ffff && value & (1 << 30) != 0:
       break
     default: return false
     }
     guard image.fixup(at: address + p) == nil, let size = image.rawWord(at: address + p),
       size >= 3 * p + 8, size <= options.maximumBlockSize
     else { return false }
+    // In linked images a "size" that is an address in the image is a pointer, not a size.
+    if image.rawWordsAreAddresses && image.sectionIndex(containing: size) != nil { return false }
     if hasCopyDispose {
       guard let copy = image.pointer(at: address + 2 * p), let dispose = image.pointer(at: address + 3 * p),
         image.isCode(copy, functionAddresses: []), image.isCode(dispose, functionAddresses: [])
@@ -371,6 +379,48 @@ private struct DescriptorScan {
       hasCopyDispose: flags & (1 << 25) != 0, hasSignature: flags & (1 << 30) != 0)
     candidate.literals.append((slot, flags, image.pointer(at: slot + invokeOffset)))
     candidates[descriptorAddress] = candidate
+  }
+
+  /// Literals found by shape only: slot S points at a known descriptor, L = S - (2p + 8) has a
+  /// non-null isa, flags with BLOCK_IS_GLOBAL and BLOCK_HAS_SIGNATURE, and an invoke into code.
+  mutating func findLiteralsByShape() {
+    guard !candidates.isEmpty else { return }
+    var slots: [(slot: UInt64, descriptor: UInt64)] = []
+    for fixup in image.fixups {
+      if case .address(let target) = fixup.value, candidates[target] != nil { slots.append((fixup.slot, target)) }
+    }
+    if image.rawWordsAreAddresses {
+      let low = candidates.keys.min()!
+      let high = candidates.keys.max()!
+      let wordSize = UInt64(image.pointerSize)
+      for section in image.sections where !section.isExecutable && section.holdsProgramData {
+        guard let fileOffset = section.fileOffset, section.size >= wordSize else { continue }
+        let misalignment = section.address % wordSize
+        var delta: UInt64 = misalignment == 0 ? 0 : wordSize - misalignment
+        while delta + wordSize <= section.size {
+          if let word = image.bytes.word(fileOffset + delta, size: image.pointerSize),
+            word >= low, word <= high, candidates[word] != nil
+          {
+            slots.append((section.address + delta, word))
+          }
+          delta += wordSize
+        }
+      }
+    }
+    let descriptorOffset = 2 * p + 8
+    for (slot, descriptor) in slots where slot >= descriptorOffset {
+      let literal = slot - descriptorOffset
+      guard image.sectionIndex(containing: literal) == image.sectionIndex(containing: slot),
+        let isa = image.pointer(at: literal), isa != .null,
+        let flags = image.u32(at: literal + p), flags & (1 << 28) != 0, flags & (1 << 30) != 0,
+        let invoke = image.pointer(at: literal + p + 8), image.isCode(invoke, functionAddresses: [])
+      else { continue }
+      candidates[descriptor]!.evidence.insert(.literal)
+      candidates[descriptor]!.literals.append((literal, flags, invoke))
+      if candidates[descriptor]!.shape == nil {
+        candidates[descriptor]!.shape = DescriptorShape(hasCopyDispose: flags & (1 << 25) != 0)
+      }
+    }
   }
 
   // MARK: Decoding
@@ -435,7 +485,8 @@ private struct DescriptorScan {
       }
     }
     let shapeValue = shape!
-    let partCount: UInt64 = 2 + (shapeValue.hasCopyDispose ? 2 : 0) + (shapeValue.hasSignature ? 2 : 0)
+    // Swift-made descriptors end at the signature (no layout word): require only up to it.
+    let partCount: UInt64 = 2 + (shapeValue.hasCopyDispose ? 2 : 0) + (shapeValue.hasSignature ? 1 : 0)
     let (end, overflow) = (address - section.address).addingReportingOverflow(partCount * p)
     if overflow || end > section.size {
       warnings.append(BinaryScanWarning(

@@ -241,7 +241,8 @@ enum ELFLoader {
         fileOffset: header.hasContents ? header.offset : nil,
         isExecutable: header.flags & ELFSectionHeader.flagExec != 0,
         isWritable: header.flags & ELFSectionHeader.flagWrite != 0,
-        isIndirectPointerTable: names[index].hasPrefix(".got")))
+        isIndirectPointerTable: names[index].hasPrefix(".got"),
+        holdsProgramData: [1, 8, 14, 15, 16].contains(header.type)))
     }
     sections.sort { $0.address < $1.address }
 
