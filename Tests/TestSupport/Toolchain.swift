@@ -6,6 +6,12 @@ public struct ToolFailure: Error, CustomStringConvertible {
   public var status: Int32
   public var output: String
   public var description: String { "\(command.joined(separator: " ")) exited \(status): \(output)" }
+
+  public init(command: [String], status: Int32, output: String) {
+    self.command = command
+    self.status = status
+    self.output = output
+  }
 }
 
 /// The result of running a process.
