@@ -57,6 +57,8 @@ import Testing
     #expect(document["declaration"] as? String == String(cString: fixture.pointee.declaration))
     let flags = try #require(document["flags"] as? [String: Any])
     #expect(flags["raw"] as? String == "0x" + String(UInt32(bitPattern: literal.flags), radix: 16))
+    // The invoke function is local; its name comes from the library's own symbol table.
+    #expect((document["invoke"] as? [String: Any])?["symbol"] as? String == literal.invoke)
     #expect(document["referenceCount"] == nil)
     let runtime = try #require(document["runtime"] as? [String: Any])
     #expect(runtime["exportsSignatureQueries"] as? Bool == true)
@@ -70,6 +72,8 @@ import Testing
     #expect(document["kind"] as? String == "heap")
     #expect(document["referenceCount"] as? Int == 1)
     #expect(document["copyHelper"] as? [String: Any] != nil)
+    let copySymbol = try #require((document["copyHelper"] as? [String: Any])?["symbol"] as? String)
+    #expect(copySymbol.hasPrefix("__copy_helper_block_"))
     #expect(document["disposeHelper"] as? [String: Any] != nil)
     let names = try #require((document["flags"] as? [String: Any])?["names"] as? [String])
     #expect(names.contains("BLOCK_HAS_COPY_DISPOSE"))

@@ -89,8 +89,8 @@ struct InspectReportV1: Encodable {
       address: hex(info.descriptorAddress), size: info.size, reserved: hex(info.descriptorReserved),
       small: info.hasSmallDescriptor)
     size = info.size
-    copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper) }
-    disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper) }
+    copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper?.resolvingLocalSymbols()) }
+    disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper?.resolvingLocalSymbols()) }
     signature = info.signature
     let parsed = try? info.parsedSignature()
     declaration = parsed?.cDeclaration()
@@ -101,7 +101,7 @@ struct InspectReportV1: Encodable {
         form: layout.form.rawValue, word: hex(info.layoutWord),
         instructions: layout.instructions.map { Layout.Instruction(opcode: "\($0.opcode)", count: $0.count) })
     }
-    invoke = Symbol(info.invokeAddress, info.invoke)
+    invoke = Symbol(info.invokeAddress, info.invoke?.resolvingLocalSymbols())
     referenceCount = info.referenceCount
     self.runtime = runtime.map(Runtime.init)
     self.loadedRuntimes = loadedRuntimes.map(Runtime.init)
