@@ -82,7 +82,8 @@ extension EncodingError {
     public static var countOverflow: Kind { Kind(rawValue: "countOverflow") }
     /// A number with a leading zero where clang never writes one (`[04i]`).
     public static var invalidNumber: Kind { Kind(rawValue: "invalidNumber") }
-    /// `b` not followed by a valid width or GNU `offset type width` triple.
+    /// `b` not followed by a valid width or GNU `offset type width` triple, or a width wider
+    /// than the declared type (GNU form) or than 128 bits.
     public static var invalidBitfield: Kind { Kind(rawValue: "invalidBitfield") }
     /// Qualifiers, pointers, arrays or aggregates nested beyond ``ParseOptions/maximumNestingDepth``.
     public static var nestingTooDeep: Kind { Kind(rawValue: "nestingTooDeep") }
