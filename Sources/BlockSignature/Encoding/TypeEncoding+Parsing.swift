@@ -59,7 +59,8 @@ struct EncodingParser {
   func error(_ kind: EncodingError.Kind, at offset: Int) -> EncodingError {
     EncodingError(
       kind: kind, offset: offset,
-      input: String(decoding: cursor.bytes(0..<cursor.count), as: UTF8.self))
+      input: String(decoding: cursor.bytes(0..<cursor.count), as: UTF8.self),
+      byte: cursor.peek(ahead: offset - cursor.offset))
   }
 
   private mutating func enter(at offset: Int) throws(EncodingError) {
