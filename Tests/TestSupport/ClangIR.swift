@@ -33,6 +33,8 @@ package struct ClangIR {
       if let range = line.range(of: "c\""), line.contains("constant [") {
         let body = line[range.upperBound...].prefix { $0 != "\"" }
         strings[name] = Self.unescape(body)
+      } else if line.contains(" x i8] zeroinitializer") {
+        strings[name] = []
       } else if line.contains(" global ptr @__block_literal_global") {
         blockVariables[name] = Self.symbol(String(line[line.range(of: " global ptr ")!.upperBound...].prefix { $0 != "," }))
       } else if name.contains("block_descriptor") {
