@@ -57,8 +57,7 @@ public struct LayoutCaveats: OptionSet, Hashable, Sendable, CustomStringConverti
   public static let ambiguousFloatingPoint = LayoutCaveats(rawValue: 1 << 3)
   /// A type the target does not have (`__int128` on i386); the LP64 layout was used.
   public static let unsupportedOnTarget = LayoutCaveats(rawValue: 1 << 4)
-  /// A bitfield under Microsoft layout rules, which depend on declared types the encoding
-  /// may not carry.
+  /// A GNU-form bitfield under Microsoft layout rules, which this engine only approximates.
   public static let microsoftBitfields = LayoutCaveats(rawValue: 1 << 5)
 
   /// One phrase per caveat, in declaration order.
@@ -228,6 +227,9 @@ struct LayoutEngine {
   ) throws(LayoutError) -> (size: Int, alignment: Int) {
     var bitEnd = 0  // first free bit
     var alignment = 1
+    // Microsoft rules: the open bitfield unit (start bit, size in bits), closed by any
+    // non-bitfield member or by a bitfield of another unit size or one that does not fit.
+    var openUnit: (start: Int, bits: Int)? = nil
     for field in fields {
       if case .bitfield(let bitfield) = field.type.unqualified {
         guard bitfield.width <= UInt64(Int.max / 2), (bitfield.bitOffset ?? 0) <= UInt64(Int.max / 2) else {
@@ -236,24 +238,38 @@ struct LayoutEngine {
         let width = Int(bitfield.width)
         let unit = bitfieldUnit(bitfield)
         let unitBits = unit.size * 8
-        if model.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
         var start: Int
         if let offset = bitfield.bitOffset {
+          if model.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
           start = Int(offset)
         } else {
           caveats.insert(.bitfieldUnitAssumed)
           start = isUnion ? 0 : bitEnd
-          if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
+          if model.usesMicrosoftBitfields && !isUnion {
+            if let open = openUnit, open.bits == unitBits, width > 0, bitEnd + width <= open.start + open.bits {
+              start = bitEnd
+            } else {
+              let base = openUnit.map { $0.start + $0.bits } ?? bitEnd
+              guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8) else { throw overflow(type) }
+              start = rounded
+              openUnit = width == 0 ? nil : (rounded, unitBits)
+            }
+          } else if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
             guard let rounded = roundUp(start, to: unit.alignment * 8) else { throw overflow(type) }
             start = rounded
           }
         }
         recordOffset(start)
         if width > 0 { alignment = max(alignment, unit.alignment) }
-        let (end, overflowed) = start.addingReportingOverflow(width)
+        var (end, overflowed) = start.addingReportingOverflow(width)
+        if model.usesMicrosoftBitfields, isUnion, !overflowed { end = max(end, unitBits) }
         if overflowed { throw overflow(type) }
         bitEnd = max(bitEnd, end)
         continue
+      }
+      if let open = openUnit {
+        bitEnd = max(bitEnd, open.start + open.bits)
+        openUnit = nil
       }
       let (size, fieldAlignment) = try measure(field.type)
       guard let byteStart = isUnion ? 0 : roundUp(bytes(ofBits: bitEnd), to: fieldAlignment) else {
@@ -266,6 +282,7 @@ struct LayoutEngine {
       if o1 || o2 { throw overflow(type) }
       bitEnd = max(bitEnd, endBits)
     }
+    if let open = openUnit { bitEnd = max(bitEnd, open.start + open.bits) }
     guard let size = roundUp(bytes(ofBits: bitEnd), to: alignment) else { throw overflow(type) }
     return (size, alignment)
   }

@@ -1,0 +1,228 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// Random C block types compiled by the toolchain's clang at test time; the encodings clang
+/// writes are parsed, printed, laid out and re-synthesised, and every size, alignment, field
+/// offset and parameter offset is compared with what clang computed (`sizeof`, `_Alignof`,
+/// `offsetof` stored as global constants and read back from the IR).
+///
+/// `BLOCKSIG_DIFF_SEED` fixes the seed (printed on every run); `BLOCKSIG_DIFF_COUNT` sets the
+/// number of blocks per target (default 60).
+@Suite(.serialized) struct DifferentialLayoutTests {
+  static let targets: [(triple: String, model: DataModel)] = [
+    ("x86_64-unknown-linux-gnu", .x86_64SysV),
+    ("aarch64-unknown-linux-gnu", .aarch64Linux),
+    ("arm64-apple-macosx", .arm64Apple),
+    ("i386-unknown-linux-gnu", .i386Linux),
+    ("x86_64-pc-windows-msvc", .windowsX64),
+  ]
+
+  static let seed: UInt64 = {
+    if let text = ProcessInfo.processInfo.environment["BLOCKSIG_DIFF_SEED"], let value = UInt64(text) { return value }
+    return 20_261_122
+  }()
+
+  static let count: Int = {
+    ProcessInfo.processInfo.environment["BLOCKSIG_DIFF_COUNT"].flatMap(Int.init) ?? 60
+  }()
+
+  @Test(arguments: targets.map(\.triple))
+  func randomBlocksMatchClang(triple: String) throws {
+    let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    print("DifferentialLayoutTests seed \(Self.seed) count \(Self.count) target \(triple) (BLOCKSIG_DIFF_SEED to replay)")
+    var generator = CTypeGenerator(seed: Self.seed, model: model)
+    let program = generator.program(blocks: Self.count)
+    let folder = try Toolchain.temporaryDirectory("blocksig-diff")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("random.c")
+    try program.source.write(to: source, atomically: true, encoding: .utf8)
+    let output = try Toolchain.runClang([
+      "--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm", "-o", "-", source.path,
+    ])
+    let ir = GeneratedIR(output.stdout)
+    let context = "seed \(Self.seed) target \(triple)"
+
+    for block in program.blocks {
+      let text = try #require(ir.signature(ofVariable: "b\(block.index)"), "b\(block.index) \(context)")
+      let signature = try SignatureEncoding(parsing: text)
+      #expect(signature.description == text, "round trip \(context)")
+      #expect(signature.kind == .block)
+      #expect(signature.arguments.count == block.parameters.count + 1, "\(text) \(context)")
+      let layout = try signature.layout(for: model)
+      #expect(layout.offsetsMatch, "\(text): \(layout.notes) \(context)")
+      let resynthesized = try signature.strippingOffsets().synthesizingOffsets(for: model)
+      #expect(resynthesized.description == text, "synthesis \(context)")
+      #expect(signature.compatibleDataModels().contains(model), "\(text) \(context)")
+
+      let typed = [(block.returnType, signature.returnType)]
+        + zip(block.parameters, signature.arguments.dropFirst().map(\.type)).map { ($0, $1) }
+      for (ctype, encoding) in typed {
+        let typeLayout = try encoding.layout(for: model)
+        let size = try #require(ir.constants["sz_\(ctype.id)"])
+        let alignment = try #require(ir.constants["al_\(ctype.id)"])
+        #expect(typeLayout.size == size, "size of \(ctype.spelling) = \(encoding): \(typeLayout.size) vs clang \(size) \(context)")
+        #expect(typeLayout.alignment == alignment, "alignment of \(ctype.spelling) = \(encoding) \(context)")
+        #expect(typeLayout.caveats.subtracting(.bitfieldUnitAssumed).isEmpty, "\(encoding) \(typeLayout.caveats)")
+        #expect(typeLayout.caveats.contains(.bitfieldUnitAssumed) == ctype.hasBitfields, "\(encoding)")
+        for (field, offset) in ctype.fieldOffsetIDs {
+          let expected = try #require(ir.constants[offset])
+          #expect(typeLayout.offsets[field] == expected, "offset of field \(field) in \(encoding) \(context)")
+        }
+      }
+    }
+  }
+}
+
+/// A C type made by the generator: its typedef name and what the test needs to know.
+struct CType {
+  var id: String
+  var spelling: String
+  var hasBitfields = false
+  var isArray = false
+  /// (field index, name of the offsetof constant) for non-bitfield fields.
+  var fieldOffsetIDs: [(Int, String)] = []
+}
+
+struct GeneratedBlock {
+  var index: Int
+  var returnType: CType
+  var parameters: [CType]
+}
+
+/// Emits typedefs, blocks and `sizeof`/`_Alignof`/`offsetof` constants.
+struct CTypeGenerator {
+  var rng: SeededRandom
+  let model: DataModel
+  var prelude = ""
+  var constants = ""
+  var counter = 0
+
+  init(seed: UInt64, model: DataModel) {
+    rng = SeededRandom(seed: seed)
+    self.model = model
+  }
+
+  mutating func program(blocks count: Int) -> (source: String, blocks: [GeneratedBlock]) {
+    var blocks: [GeneratedBlock] = []
+    var literals = ""
+    for index in 0..<count {
+      var returnType = type(depth: 0)
+      while returnType.isArray { returnType = type(depth: 0) }
+      let parameters = (0..<Int.random(in: 0...4, using: &rng)).map { _ in type(depth: 0) }
+      let list = parameters.enumerated().map { "\($1.id) a\($0)" }.joined(separator: ", ")
+      literals += "void *b\(index) = ^ \(returnType.id) (\(list.isEmpty ? "void" : list)) { static \(returnType.id) r; return r; };\n"
+      blocks.append(GeneratedBlock(index: index, returnType: returnType, parameters: parameters))
+    }
+    return (prelude + constants + literals, blocks)
+  }
+
+  private mutating func pick<T>(_ options: [T]) -> T { options[Int.random(in: 0..<options.count, using: &rng)] }
+
+  mutating func scalarSpelling() -> String {
+    var options = [
+      "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "long",
+      "unsigned long", "long long", "unsigned long long", "float", "double", "long double", "_Bool",
+      "_Complex float", "_Complex double", "_Complex long double", "enum E", "_Atomic int", "_Atomic char",
+      "_Atomic long long", "_Atomic double", "_Atomic short",
+      "int *", "const char *", "char *", "void *", "const int *", "int **", "void (*)(void)", "int (^)(int)",
+      "void (^)(void)", "struct Opaque *",
+    ]
+    if model.hasInt128 { options += ["__int128", "unsigned __int128"] }
+    return pick(options)
+  }
+
+  /// A new typedef `T_n` for a random type, its constants emitted.
+  mutating func type(depth: Int) -> CType {
+    counter += 1
+    let number = counter
+    let id = "T_\(number)"
+    var result = CType(id: id, spelling: "")
+    let choice = depth >= 3 ? 0 : Int.random(in: 0..<10, using: &rng)
+    switch choice {
+    case 0...4:
+      let scalar = scalarSpelling()
+      result.spelling = scalar
+      if scalar.contains("(*)") {
+        prelude += "typedef void (*\(id))(void);\n"
+      } else if scalar.contains("(^)") {
+        prelude += scalar.hasPrefix("int") ? "typedef int (^\(id))(int);\n" : "typedef void (^\(id))(void);\n"
+      } else {
+        prelude += "typedef \(scalar) \(id);\n"
+      }
+    case 5:
+      let element = type(depth: depth + 1)
+      let count = Int.random(in: 1...4, using: &rng)
+      prelude += "typedef \(element.id) \(id)[\(count)];\n"
+      result.spelling = "\(element.spelling)[\(count)]"
+      result.isArray = true
+      result.hasBitfields = element.hasBitfields
+    default:
+      let isUnion = choice == 9
+      let keyword = isUnion ? "union" : "struct"
+      let named = Bool.random(using: &rng)
+      var body = ""
+      var fieldIndex = 0
+      for _ in 0..<Int.random(in: 1...5, using: &rng) {
+        if !isUnion, Int.random(in: 0..<4, using: &rng) == 0 {
+          let width = Int.random(in: 1...31, using: &rng)
+          body += "\(pick(["int", "unsigned int"])) f\(fieldIndex) : \(width); "
+          result.hasBitfields = true
+        } else {
+          let field = type(depth: depth + 1)
+          result.hasBitfields = result.hasBitfields || field.hasBitfields
+          body += "\(field.id) f\(fieldIndex); "
+          result.fieldOffsetIDs.append((fieldIndex, "off_\(id)_\(fieldIndex)"))
+          constants += "const unsigned long long off_\(id)_\(fieldIndex) = __builtin_offsetof(\(id), f\(fieldIndex));\n"
+        }
+        fieldIndex += 1
+      }
+      prelude += named
+        ? "\(keyword) S_\(number) { \(body)};\ntypedef \(keyword) S_\(number) \(id);\n"
+        : "typedef \(keyword) { \(body)} \(id);\n"
+      result.spelling = "\(keyword) { \(body)}"
+    }
+    if number == 1 { prelude = "enum E { E0, E1 };\n" + prelude }
+    constants += "const unsigned long long sz_\(id) = sizeof(\(id));\n"
+    constants += "const unsigned long long al_\(id) = _Alignof(\(id));\n"
+    return result
+  }
+}
+
+/// The constants and block signatures in the generated IR.
+struct GeneratedIR {
+  var constants: [String: Int] = [:]
+  var lines: [String: String] = [:]
+
+  init(_ ir: String) {
+    for line in ir.split(separator: "\n") where line.hasPrefix("@") {
+      let name = String(line.prefix { $0 != " " }.dropFirst())
+      lines[name] = String(line)
+      if let range = line.range(of: "constant i64 ") {
+        constants[name] = Int(line[range.upperBound...].prefix { $0.isNumber })
+      }
+    }
+  }
+
+  /// `@bN = global ptr @literal` → literal → descriptor → `@.str` → the signature.
+  func signature(ofVariable variable: String) -> String? {
+    guard let literal = lines[variable].flatMap({ Self.lastSymbol(in: $0) }),
+      let literalLine = lines[literal], let descriptor = Self.lastSymbol(in: literalLine),
+      let descriptorLine = lines[descriptor],
+      let strRange = descriptorLine.range(of: "ptr @.str")
+    else { return nil }
+    let name = String(descriptorLine[descriptorLine.index(strRange.lowerBound, offsetBy: 5)...].prefix { $0 != "," && $0 != " " && $0 != "}" })
+    guard let stringLine = lines[name], let open = stringLine.range(of: "c\""),
+      let close = stringLine.range(of: "\\00\"", range: open.upperBound..<stringLine.endIndex)
+    else { return nil }
+    return String(stringLine[open.upperBound..<close.lowerBound])
+  }
+
+  static func lastSymbol(in line: String) -> String? {
+    guard let at = line.range(of: "ptr @", options: .backwards, range: line.index(after: line.startIndex)..<line.endIndex) else {
+      return nil
+    }
+    return String(line[at.upperBound...].prefix { $0 != "," && $0 != " " && $0 != "}" })
+  }
+}
