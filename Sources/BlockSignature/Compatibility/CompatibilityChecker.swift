@@ -195,7 +195,8 @@ struct CheckRun {
       let converted = try? expected.converted(to: candidate.kind, model: model)
     {
       fixIts.append(Diagnostic.FixIt(
-        message: "use the expected signature in \(candidate.kind.rawValue) form", range: 0..<text.utf8.count,
+        message: "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(converted)",
+        range: 0..<text.utf8.count,
         replacement: converted.description))
     }
     diagnostics.append(Diagnostic(
