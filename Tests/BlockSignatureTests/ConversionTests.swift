@@ -9,7 +9,7 @@ import Testing
 
   /// A fixture's C declaration, `RET (^)(T1, T2)`, split into its return and parameter types.
   static func split(declaration: String) -> (returnType: String, parameters: [String])? {
-    guard let marker = declaration.range(of: " (^)(") , declaration.hasSuffix(")") else { return nil }
+    guard let marker = declaration.range(of: " (^)("), declaration.hasSuffix(")") else { return nil }
     let returnType = String(declaration[..<marker.lowerBound])
     let list = declaration[marker.upperBound..<declaration.index(before: declaration.endIndex)]
     var parameters: [String] = []
@@ -49,20 +49,24 @@ import Testing
       for (index, parameter) in parameters.enumerated() { source += " :(\(parameter))p\(index + 1)" }
       source += ";\n"
     }
-    source += "@end\nvoid *bs_protocol_reference(void) { return (__bridge void *)@protocol(BSConversionMethods); }\n"
+    source +=
+      "@end\nvoid *bs_protocol_reference(void) { return (__bridge void *)@protocol(BSConversionMethods); }\n"
     return try ObjCMethodTypes.gnustep(
       source: source, includeDirectories: [Toolchain.packageRoot.appendingPathComponent("Fixtures").path])
   }
 
   static func selector(of fixture: Fixture) -> String? {
-    split(declaration: fixture.declaration).map { "m\(fixture.index)" + String(repeating: ":", count: $0.parameters.count) }
+    split(declaration: fixture.declaration).map {
+      "m\(fixture.index)" + String(repeating: ":", count: $0.parameters.count)
+    }
   }
 
   @Test(arguments: Fixture.all)
   func blockToMethodMatchesClang(_ fixture: Fixture) throws {
     let methods = try Self.clangMethodTypes.get()
     let selector = try #require(Self.selector(of: fixture), "cannot read declaration \(fixture.declaration)")
-    let expected = try #require(methods[selector], "clang emitted no method \(selector) for \(fixture.declaration)")
+    let expected = try #require(
+      methods[selector], "clang emitted no method \(selector) for \(fixture.declaration)")
     let info = try fixture.withBlock { try BlockInfo(inspecting: $0) }
     let block = try MethodSignature(block: info)
     #expect(block.isBlock)
@@ -85,15 +89,16 @@ import Testing
   // MARK: Class names, nested block signatures and qualifiers (Apple's extended encodings)
 
   @Test func extendedEncodingsAreKept() throws {
-    let strings = try ObjCMethodTypes.appleStrings(source: """
-      @class Foo;
-      @protocol P @end
-      @protocol BSMethods
-      - (void)m:(Foo *)x :(int (^)(int))b :(id<P>)p :(const char *)s;
-      @end
-      void *bs_block(void) { return ^(Foo *x, int (^b)(int), id<P> p, const char *s) {}; }
-      void *bs_protocol(void) { return (void *)@protocol(BSMethods); }
-      """)
+    let strings = try ObjCMethodTypes.appleStrings(
+      source: """
+        @class Foo;
+        @protocol P @end
+        @protocol BSMethods
+        - (void)m:(Foo *)x :(int (^)(int))b :(id<P>)p :(const char *)s;
+        @end
+        void *bs_block(void) { return ^(Foo *x, int (^b)(int), id<P> p, const char *s) {}; }
+        void *bs_protocol(void) { return (void *)@protocol(BSMethods); }
+        """)
     let block = try #require(strings.first { $0.contains("@?0") })
     #expect(block == "v40@?0@\"Foo\"8@?<i@?i>16@\"<P>\"24r*32")
     let method = try #require(strings.first { $0.contains("@0:8@\"Foo\"") })
@@ -104,18 +109,20 @@ import Testing
 
   // MARK: Examples from the ABI notes and edge cases
 
-  @Test(arguments: zip(
-    ["v16@?0@8", "i20@?0i8r*12", "v24@?08", "v@?@", "Vv16@?0r^{S=i}8", "v12@?0i+4", "d8@?0"],
-    ["v24@0:8@16", "i28@0:8i16r*20", "v32@0:816", "v@:@", "Vv24@0:8r^{S=i}16", "v20@0:8i+12", "d16@0:8"]))
+  @Test(
+    arguments: zip(
+      ["v16@?0@8", "i20@?0i8r*12", "v24@?08", "v@?@", "Vv16@?0r^{S=i}8", "v12@?0i+4", "d8@?0"],
+      ["v24@0:8@16", "i28@0:8i16r*20", "v32@0:816", "v@:@", "Vv24@0:8r^{S=i}16", "v20@0:8i+12", "d16@0:8"]))
   func blockToMethod(_ block: String, _ method: String) throws {
     let converted = try SignatureEncoding(parsing: block).methodEncoding()
     #expect(converted.description == method)
     #expect(try converted.blockEncoding().description == block)
   }
 
-  @Test(arguments: zip(
-    ["i20@?0i8r*12", "v24@0:8@16", "v@?i", "d8@?0"],
-    ["i12i0r*4", "v8@0", "vi", "d0"]))
+  @Test(
+    arguments: zip(
+      ["i20@?0i8r*12", "v24@0:8@16", "v@?i", "d8@?0"],
+      ["i12i0r*4", "v8@0", "vi", "d0"]))
   func toFunction(_ signature: String, _ function: String) throws {
     #expect(try SignatureEncoding(parsing: signature).functionEncoding().description == function)
   }
@@ -136,10 +143,14 @@ import Testing
     let method = try SignatureEncoding(parsing: "v24@0:8@16")
     let error = try #require(throws: SignatureError.self) { try method.converted(from: .block, to: .method) }
     #expect(error.kind == .notConvertible)
-    #expect(error.description == "cannot convert v24@0:8@16 from block form: argument 0 is @, not a block (@?)")
+    #expect(
+      error.description == "cannot convert v24@0:8@16 from block form: argument 0 is @, not a block (@?)")
     let short = try SignatureEncoding(parsing: "v8@0")
-    let shortError = try #require(throws: SignatureError.self) { try short.converted(from: .method, to: .block) }
-    #expect(shortError.reason == "from method form: it has 1 arguments; a method has at least 2 (self and _cmd)")
+    let shortError = try #require(throws: SignatureError.self) {
+      try short.converted(from: .method, to: .block)
+    }
+    #expect(
+      shortError.reason == "from method form: it has 1 arguments; a method has at least 2 (self and _cmd)")
     let overflow = try SignatureEncoding(parsing: "v\(Int.max)@?0")
     let overflowError = try #require(throws: SignatureError.self) { try overflow.methodEncoding() }
     #expect(overflowError.kind == .layoutOverflow)
@@ -151,7 +162,9 @@ extension SignatureEncoding {
   func withNeXTBitfields() -> SignatureEncoding {
     var copy = self
     copy.returnType = returnType.withNeXTBitfields()
-    for index in copy.arguments.indices { copy.arguments[index].type = arguments[index].type.withNeXTBitfields() }
+    for index in copy.arguments.indices {
+      copy.arguments[index].type = arguments[index].type.withNeXTBitfields()
+    }
     return copy
   }
 }

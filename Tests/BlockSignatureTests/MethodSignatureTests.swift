@@ -56,7 +56,8 @@ import Testing
     #expect(method.description == "i28@0:8i16r*20")
     let function = try MethodSignature(returnType: .primitive(.int), argumentTypes: types, form: .types)
     #expect(function.description == "i12i0r*4")
-    let ilp32 = try MethodSignature(returnType: .primitive(.void), argumentTypes: [.primitive(.double)], form: .block, model: .i386Linux)
+    let ilp32 = try MethodSignature(
+      returnType: .primitive(.void), argumentTypes: [.primitive(.double)], form: .block, model: .i386Linux)
     #expect(ilp32.description == "v12@?0d4")
   }
 

@@ -12,7 +12,9 @@ package enum ObjCMethodTypes {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("methods.m")
     try source.write(to: file, atomically: true, encoding: .utf8)
-    var arguments = ["-x", "objective-c", "-fobjc-runtime=gnustep-2.0", "-fblocks", "-S", "-emit-llvm", "-o", "-"]
+    var arguments = [
+      "-x", "objective-c", "-fobjc-runtime=gnustep-2.0", "-fblocks", "-S", "-emit-llvm", "-o", "-",
+    ]
     for directory in includeDirectories { arguments += ["-I", directory] }
     arguments.append(file.path)
     let ir = try Toolchain.runClang(arguments).stdout
@@ -34,7 +36,8 @@ package enum ObjCMethodTypes {
     }
     var result: [String: String] = [:]
     // @".objc_selector_m0::_…" = … global { ptr, ptr } { ptr @".objc_sel_name_m0::", ptr @".objc_sel_types_…" }
-    for line in ir.split(separator: "\n") where line.hasPrefix("@\".objc_selector_") || line.hasPrefix("@.objc_selector_") {
+    for line in ir.split(separator: "\n")
+    where line.hasPrefix("@\".objc_selector_") || line.hasPrefix("@.objc_selector_") {
       guard let open = line.range(of: "} { ptr @")?.upperBound,
         let separator = line.range(of: ", ptr @", range: open..<line.endIndex),
         let close = line.range(of: " }", range: separator.upperBound..<line.endIndex)
@@ -54,7 +57,8 @@ package enum ObjCMethodTypes {
     let file = folder.appendingPathComponent("extended.m")
     try source.write(to: file, atomically: true, encoding: .utf8)
     let ir = try Toolchain.runClang([
-      "-target", "x86_64-apple-macosx11", "-x", "objective-c", "-fblocks", "-S", "-emit-llvm", "-o", "-", file.path,
+      "-target", "x86_64-apple-macosx11", "-x", "objective-c", "-fblocks", "-S", "-emit-llvm", "-o", "-",
+      file.path,
     ]).stdout
     return ClangIR(ir).strings.values.map { String(decoding: $0, as: UTF8.self) }
   }

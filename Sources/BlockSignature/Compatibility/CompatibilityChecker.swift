@@ -55,7 +55,9 @@ public struct CompatibilityChecker: Hashable, Sendable {
   /// Checks `candidate` against `expected`.
   ///
   /// - Complexity: O(*n*) in the size of both signatures.
-  public func check(_ candidate: SignatureEncoding, against expected: SignatureEncoding) -> CompatibilityReport {
+  public func check(_ candidate: SignatureEncoding, against expected: SignatureEncoding)
+    -> CompatibilityReport
+  {
     var run = CheckRun(candidate: candidate, expected: expected, level: level, model: model)
     switch level {
     case .identical, .equivalent, .abi: run.checkPositionally()
@@ -70,7 +72,9 @@ public struct CompatibilityChecker: Hashable, Sendable {
   ///     try CompatibilityChecker(level: .blocksKit).check("v@?i", against: "v@:d").isCompatible  // false
   ///
   /// - Throws: ``SignatureError`` with the parser's byte offset when either text is malformed.
-  public func check(_ candidate: String, against expected: String) throws(SignatureError) -> CompatibilityReport {
+  public func check(_ candidate: String, against expected: String) throws(SignatureError)
+    -> CompatibilityReport
+  {
     let parsedCandidate: SignatureEncoding
     let parsedExpected: SignatureEncoding
     do {
@@ -88,7 +92,9 @@ public struct CompatibilityChecker: Hashable, Sendable {
   ///     let type = try SwiftFunctionType(parsing: "(Int32, UnsafePointer<CChar>?) -> Int32")
   ///     CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type)
   ///       .isCompatible  // true
-  public func check(_ candidate: SignatureEncoding, against function: SwiftFunctionType) -> CompatibilityReport {
+  public func check(_ candidate: SignatureEncoding, against function: SwiftFunctionType)
+    -> CompatibilityReport
+  {
     check(candidate, against: function.blockEncoding)
   }
 
@@ -113,10 +119,14 @@ struct CheckRun {
   let candidateHidden: Int
   let expectedHidden: Int
   var diagnostics: [Diagnostic] = []
-  private var ranges: (candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
-                       expected: (returnType: Range<Int>, arguments: [Range<Int>]))?
+  private var ranges:
+    (
+      candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
+      expected: (returnType: Range<Int>, arguments: [Range<Int>])
+    )?
 
-  init(candidate: SignatureEncoding, expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel) {
+  init(candidate: SignatureEncoding, expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel)
+  {
     self.candidate = candidate
     self.expected = expected
     self.level = level
@@ -128,8 +138,10 @@ struct CheckRun {
   // MARK: Emitting
 
   /// The byte ranges, computed once, on the first finding.
-  private mutating func typeRanges() -> (candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
-                                          expected: (returnType: Range<Int>, arguments: [Range<Int>])) {
+  private mutating func typeRanges() -> (
+    candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
+    expected: (returnType: Range<Int>, arguments: [Range<Int>])
+  ) {
     if let ranges { return ranges }
     let computed = (candidate.typeRanges(), expected.typeRanges())
     ranges = computed
@@ -150,16 +162,21 @@ struct CheckRun {
     let position: Diagnostic.Position
     if let candidateIndex {
       position = .argument(candidateIndex)
-      candidateType = candidate.arguments.indices.contains(candidateIndex) ? candidate.arguments[candidateIndex].type : nil
-      candidateRange = all.candidate.arguments.indices.contains(candidateIndex) ? all.candidate.arguments[candidateIndex] : nil
+      candidateType =
+        candidate.arguments.indices.contains(candidateIndex) ? candidate.arguments[candidateIndex].type : nil
+      candidateRange =
+        all.candidate.arguments.indices.contains(candidateIndex)
+        ? all.candidate.arguments[candidateIndex] : nil
     } else {
       position = .returnValue
       candidateType = candidate.returnType
       candidateRange = all.candidate.returnType
     }
     if let expectedIndex {
-      expectedType = expected.arguments.indices.contains(expectedIndex) ? expected.arguments[expectedIndex].type : nil
-      expectedRange = all.expected.arguments.indices.contains(expectedIndex) ? all.expected.arguments[expectedIndex] : nil
+      expectedType =
+        expected.arguments.indices.contains(expectedIndex) ? expected.arguments[expectedIndex].type : nil
+      expectedRange =
+        all.expected.arguments.indices.contains(expectedIndex) ? all.expected.arguments[expectedIndex] : nil
     } else if candidateIndex == nil {
       expectedType = expected.returnType
       expectedRange = all.expected.returnType
@@ -169,21 +186,26 @@ struct CheckRun {
     }
     var notes = notes
     if let candidateIndex, let expectedIndex, candidateIndex != expectedIndex {
-      notes.append(Diagnostic.Note(CompatibilityMessages.mapsToArgument(candidateIndex, expectedIndex, expected.kind)))
+      notes.append(
+        Diagnostic.Note(CompatibilityMessages.mapsToArgument(candidateIndex, expectedIndex, expected.kind)))
     }
     var fixIts: [Diagnostic.FixIt] = []
     if fixIt, message.severity == .error, let expectedType, let candidateRange, let candidateType {
       let replacement = expectedType.description
-      fixIts.append(Diagnostic.FixIt(
-        message: "replace \(TypeEncoding.display(candidateType)) with \(TypeEncoding.display(expectedType))",
-        range: candidateRange, replacement: replacement))
+      fixIts.append(
+        Diagnostic.FixIt(
+          message:
+            "replace \(TypeEncoding.display(candidateType)) with \(TypeEncoding.display(expectedType))",
+          range: candidateRange, replacement: replacement))
     }
-    diagnostics.append(Diagnostic(
-      message,
-      location: Diagnostic.Location(
-        position: position, candidate: candidateType?.description ?? "", expected: expectedType?.description ?? "",
-        candidateRange: candidateRange, expectedRange: expectedRange),
-      notes: notes, fixIts: fixIts))
+    diagnostics.append(
+      Diagnostic(
+        message,
+        location: Diagnostic.Location(
+          position: position, candidate: candidateType?.description ?? "",
+          expected: expectedType?.description ?? "",
+          candidateRange: candidateRange, expectedRange: expectedRange),
+        notes: notes, fixIts: fixIts))
   }
 
   /// Records a finding about the whole signature; the fix-it is the expected signature in the
@@ -194,17 +216,20 @@ struct CheckRun {
     if message.severity == .error,
       let converted = try? expected.converted(to: candidate.kind, model: model)
     {
-      fixIts.append(Diagnostic.FixIt(
-        message: "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(converted)",
-        range: 0..<text.utf8.count,
-        replacement: converted.description))
+      fixIts.append(
+        Diagnostic.FixIt(
+          message:
+            "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(converted)",
+          range: 0..<text.utf8.count,
+          replacement: converted.description))
     }
-    diagnostics.append(Diagnostic(
-      message,
-      location: Diagnostic.Location(
-        position: .signature, candidate: text, expected: expected.description,
-        candidateRange: 0..<text.utf8.count, expectedRange: 0..<expected.description.utf8.count),
-      notes: notes, fixIts: fixIts))
+    diagnostics.append(
+      Diagnostic(
+        message,
+        location: Diagnostic.Location(
+          position: .signature, candidate: text, expected: expected.description,
+          candidateRange: 0..<text.utf8.count, expectedRange: 0..<expected.description.utf8.count),
+        notes: notes, fixIts: fixIts))
   }
 
   // MARK: identical, equivalent, abi
@@ -227,20 +252,24 @@ struct CheckRun {
   mutating func compare(_ a: TypeEncoding, _ b: TypeEncoding, candidateIndex: Int?, expectedIndex: Int?) {
     let position: Diagnostic.Position = candidateIndex.map { .argument($0) } ?? .returnValue
     if a == .unencodable && b == .unencodable {
-      emit(CompatibilityMessages.unencodableArgument(position), candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.unencodableArgument(position), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
       return
     }
     switch level {
     case .identical:
       if a != b {
-        emit(CompatibilityMessages.typeMismatch(position, TypeEncoding.display(a), TypeEncoding.display(b)),
-             candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+        emit(
+          CompatibilityMessages.typeMismatch(position, TypeEncoding.display(a), TypeEncoding.display(b)),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       }
     case .equivalent:
       if let difference = a.equivalenceDifference(to: b) {
-        emit(CompatibilityMessages.notEquivalent(
-               position, TypeEncoding.display(a), TypeEncoding.display(b), difference.reason),
-             candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+        emit(
+          CompatibilityMessages.notEquivalent(
+            position, TypeEncoding.display(a), TypeEncoding.display(b), difference.reason),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       }
     default:
       if a.equivalenceDifference(to: b) != nil {
@@ -250,7 +279,8 @@ struct CheckRun {
   }
 
   mutating func compareABI(
-    _ a: TypeEncoding, _ b: TypeEncoding, position: Diagnostic.Position, candidateIndex: Int?, expectedIndex: Int?
+    _ a: TypeEncoding, _ b: TypeEncoding, position: Diagnostic.Position, candidateIndex: Int?,
+    expectedIndex: Int?
   ) {
     let isParameter = candidateIndex != nil
     let x = a.abiShape(for: model, asParameter: isParameter)
@@ -258,7 +288,9 @@ struct CheckRun {
     let aText = TypeEncoding.display(a)
     let bText = TypeEncoding.display(b)
     guard x.isSizeKnown && y.isSizeKnown else {
-      emit(CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
       return
     }
     if !isParameter, y.passing == .void, x.passing != .memory {
@@ -266,30 +298,40 @@ struct CheckRun {
       return
     }
     if x.size != y.size {
-      emit(CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return
     }
     if x.passing != y.passing {
-      emit(CompatibilityMessages.registerClassMismatch(position, x.passing.name, y.passing.name, aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.registerClassMismatch(position, x.passing.name, y.passing.name, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return
     }
     if x.passing == .memory, x.alignment != y.alignment {
-      emit(CompatibilityMessages.alignmentMismatch(position, x.alignment, y.alignment, aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.alignmentMismatch(position, x.alignment, y.alignment, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return
     }
     let (p, q) = (a.scalarKind, b.scalarKind)
     switch (p, q) {
     case (.signedInteger, .unsignedInteger), (.unsignedInteger, .signedInteger):
-      emit(CompatibilityMessages.signednessMismatch(position, x.size, aText, bText, candidateIsSigned: p == .signedInteger),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
-    case (.bool, .signedInteger), (.bool, .unsignedInteger), (.signedInteger, .bool), (.unsignedInteger, .bool):
-      emit(CompatibilityMessages.boolMismatch(position, aText, bText), candidateIndex: candidateIndex, expectedIndex: expectedIndex)
-    case (.pointer, .signedInteger), (.pointer, .unsignedInteger), (.signedInteger, .pointer), (.unsignedInteger, .pointer):
-      emit(CompatibilityMessages.integerPointerMix(position, x.size, aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.signednessMismatch(
+          position, x.size, aText, bText, candidateIsSigned: p == .signedInteger),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+    case (.bool, .signedInteger), (.bool, .unsignedInteger), (.signedInteger, .bool),
+      (.unsignedInteger, .bool):
+      emit(
+        CompatibilityMessages.boolMismatch(position, aText, bText), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
+    case (.pointer, .signedInteger), (.pointer, .unsignedInteger), (.signedInteger, .pointer),
+      (.unsignedInteger, .pointer):
+      emit(
+        CompatibilityMessages.integerPointerMix(position, x.size, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
     default:
       break
     }
@@ -299,10 +341,12 @@ struct CheckRun {
 
   /// Whether the two signatures have the same types (offsets ignored): `-[NSMethodSignature isEqual:]`.
   private var typesAreIdentical: Bool {
-    guard candidate.returnType == expected.returnType, candidate.arguments.count == expected.arguments.count else {
+    guard candidate.returnType == expected.returnType, candidate.arguments.count == expected.arguments.count
+    else {
       return false
     }
-    for index in candidate.arguments.indices where candidate.arguments[index].type != expected.arguments[index].type {
+    for index in candidate.arguments.indices
+    where candidate.arguments[index].type != expected.arguments[index].type {
       return false
     }
     return true
@@ -316,14 +360,16 @@ struct CheckRun {
     let aText = TypeEncoding.display(a)
     let bText = TypeEncoding.display(b)
     if a.firstByte != b.firstByte {
-      emit(CompatibilityMessages.firstCharacterMismatch(
-             position, Self.code(a.firstByte), Self.code(b.firstByte), aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.firstCharacterMismatch(
+          position, Self.code(a.firstByte), Self.code(b.firstByte), aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return false
     }
     if a.equivalenceDifference(to: b) != nil {
-      emit(CompatibilityMessages.looserMatch(position, level, aText, bText),
-           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      emit(
+        CompatibilityMessages.looserMatch(position, level, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
     }
     return true
   }
@@ -334,7 +380,9 @@ struct CheckRun {
 
   mutating func checkBlocksKit() {
     if typesAreIdentical { return }
-    guard compareFirstCharacters(candidate.returnType, expected.returnType, candidateIndex: nil, expectedIndex: nil)
+    guard
+      compareFirstCharacters(
+        candidate.returnType, expected.returnType, candidateIndex: nil, expectedIndex: nil)
     else { return }
     let candidateCount = candidate.arguments.count
     let expectedCount = expected.arguments.count
@@ -346,7 +394,8 @@ struct CheckRun {
     let methodCount = max(candidateCount, expectedCount)
     let blockCount = min(candidateCount, expectedCount)
     let note = Diagnostic.Note(
-      CompatibilityMessages.blocksKitLongerIsMethod(candidateIsMethod ? "candidate" : "expected", methodCount))
+      CompatibilityMessages.blocksKitLongerIsMethod(candidateIsMethod ? "candidate" : "expected", methodCount)
+    )
     if blockCount != methodCount - 1 {
       emitSignature(CompatibilityMessages.blocksKitArgumentCount(blockCount, methodCount), notes: [note])
       return
@@ -354,7 +403,8 @@ struct CheckRun {
     for methodIndex in 2..<max(2, methodCount) {
       let blockIndex = methodIndex - 1
       let (c, e) = candidateIsMethod ? (methodIndex, blockIndex) : (blockIndex, methodIndex)
-      _ = compareFirstCharacters(candidate.arguments[c].type, expected.arguments[e].type, candidateIndex: c, expectedIndex: e)
+      _ = compareFirstCharacters(
+        candidate.arguments[c].type, expected.arguments[e].type, candidateIndex: c, expectedIndex: e)
     }
   }
 
@@ -366,22 +416,26 @@ struct CheckRun {
     let methodCount = 2 + expectedExplicit
     let blockCount = candidate.arguments.count
     if candidate.returnType.equivalenceDifference(to: expected.returnType) != nil {
-      emit(CompatibilityMessages.aspectsIgnoresReturn(
-             TypeEncoding.display(candidate.returnType), TypeEncoding.display(expected.returnType)),
-           candidateIndex: nil, expectedIndex: nil)
+      emit(
+        CompatibilityMessages.aspectsIgnoresReturn(
+          TypeEncoding.display(candidate.returnType), TypeEncoding.display(expected.returnType)),
+        candidateIndex: nil, expectedIndex: nil)
     }
     if blockCount > methodCount {
       emitSignature(CompatibilityMessages.aspectsTooManyArguments(blockCount, methodCount))
       return
     }
     if blockCount > 1, candidate.arguments[1].type.firstByte != UInt8(ascii: "@") {
-      emit(CompatibilityMessages.aspectsFirstArgumentNotObject(TypeEncoding.display(candidate.arguments[1].type)),
-           candidateIndex: 1, expectedIndex: nil, fixIt: false)
+      emit(
+        CompatibilityMessages.aspectsFirstArgumentNotObject(
+          TypeEncoding.display(candidate.arguments[1].type)),
+        candidateIndex: 1, expectedIndex: nil, fixIt: false)
       return
     }
     for index in 2..<max(2, blockCount) {
       let e = expectedHidden + index - 2
-      _ = compareFirstCharacters(candidate.arguments[index].type, expected.arguments[e].type, candidateIndex: index, expectedIndex: e)
+      _ = compareFirstCharacters(
+        candidate.arguments[index].type, expected.arguments[e].type, candidateIndex: index, expectedIndex: e)
     }
   }
 }

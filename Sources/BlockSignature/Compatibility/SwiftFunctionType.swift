@@ -186,7 +186,9 @@ private struct SwiftTypeParser {
     return start..<position
   }
 
-  func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+  func text(_ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
 
   mutating func parseTopLevel() throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding]) {
     _ = skipAttributes()
@@ -195,7 +197,9 @@ private struct SwiftTypeParser {
       throw error(.unexpectedText, "expected a function type '(…) -> …'", at: start)
     }
     skipSpaces()
-    guard position == bytes.count else { throw error(.unexpectedText, "unexpected text after the function type") }
+    guard position == bytes.count else {
+      throw error(.unexpectedText, "unexpected text after the function type")
+    }
     return function
   }
 
@@ -267,7 +271,9 @@ private struct SwiftTypeParser {
   mutating func parseType() throws(SwiftTypeError) -> Mapped {
     depth += 1
     defer { depth -= 1 }
-    guard depth <= maximumDepth else { throw error(.nestingTooDeep, "types nested more than \(maximumDepth) deep") }
+    guard depth <= maximumDepth else {
+      throw error(.nestingTooDeep, "types nested more than \(maximumDepth) deep")
+    }
     let convention = skipAttributes()
     skipSpaces()
     let start = position
@@ -280,15 +286,19 @@ private struct SwiftTypeParser {
             encoding: .block(signature: [result, .block(signature: nil)] + parameters), innermostConst: false,
             isOptionalAllowed: true)
         case "c":
-          mapped = Mapped(encoding: .pointer(.primitive(.unknown)), innermostConst: false, isOptionalAllowed: true)
+          mapped = Mapped(
+            encoding: .pointer(.primitive(.unknown)), innermostConst: false, isOptionalAllowed: true)
         default:
-          throw error(.notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)", at: start)
+          throw error(
+            .notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)",
+            at: start)
         }
       } else {
         position = start
         _ = consume("(")
         if consume(")") {
-          mapped = Mapped(encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
+          mapped = Mapped(
+            encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
         } else {
           mapped = try parseType()
           guard consume(")") else {
@@ -304,7 +314,9 @@ private struct SwiftTypeParser {
       skipSpaces()
       guard let byte = peek(), byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") else { break }
       guard mapped.isOptionalAllowed else {
-        throw error(.notRepresentable, "an optional \(TypeEncoding.display(mapped.topLevel)) has no C encoding", at: start)
+        throw error(
+          .notRepresentable, "an optional \(TypeEncoding.display(mapped.topLevel)) has no C encoding",
+          at: start)
       }
       position += 1
     }
@@ -322,7 +334,8 @@ private struct SwiftTypeParser {
     case .pointer, .primitive(.cString): innermostConst = pointee.innermostConst
     default: innermostConst = isConst
     }
-    return Mapped(encoding: .pointer(pointee.encoding), innermostConst: innermostConst, isOptionalAllowed: true)
+    return Mapped(
+      encoding: .pointer(pointee.encoding), innermostConst: innermostConst, isOptionalAllowed: true)
   }
 
   mutating func parseGenericArgument() throws(SwiftTypeError) -> Mapped {
@@ -341,7 +354,9 @@ private struct SwiftTypeParser {
       name = next
     }
     let word = text(name)
-    func scalar(_ code: TypeCode) -> Mapped { Mapped(encoding: .primitive(code), innermostConst: false, isOptionalAllowed: false) }
+    func scalar(_ code: TypeCode) -> Mapped {
+      Mapped(encoding: .primitive(code), innermostConst: false, isOptionalAllowed: false)
+    }
     let wideInt: TypeCode = model.pointerSize == 8 ? .longLong : .int
     let wideUInt: TypeCode = model.pointerSize == 8 ? .unsignedLongLong : .unsignedInt
     let long: TypeCode = model.longSize == 8 ? .longLong : .long
@@ -367,7 +382,8 @@ private struct SwiftTypeParser {
     case "Float80", "CLongDouble": return scalar(.longDouble)
     case "Float16": return scalar(.otherFloat)
     case "Void":
-      return Mapped(encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
+      return Mapped(
+        encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
     case "UnsafeRawPointer", "UnsafeMutableRawPointer", "OpaquePointer":
       return Mapped(encoding: .pointer(.primitive(.void)), innermostConst: false, isOptionalAllowed: true)
     case "AnyObject":
@@ -377,7 +393,9 @@ private struct SwiftTypeParser {
     case "Optional":
       var inner = try parseGenericArgument()
       guard inner.isOptionalAllowed else {
-        throw error(.notRepresentable, "an optional \(TypeEncoding.display(inner.topLevel)) has no C encoding", at: start)
+        throw error(
+          .notRepresentable, "an optional \(TypeEncoding.display(inner.topLevel)) has no C encoding",
+          at: start)
       }
       inner.isOptionalAllowed = true
       return inner
@@ -385,7 +403,9 @@ private struct SwiftTypeParser {
       let isConst = word == "UnsafePointer"
       let pointeeStart = position
       let pointee = try parseGenericArgument()
-      if pointee.isVoid { throw error(.notRepresentable, "use UnsafeRawPointer for a pointer to Void", at: pointeeStart) }
+      if pointee.isVoid {
+        throw error(.notRepresentable, "use UnsafeRawPointer for a pointer to Void", at: pointeeStart)
+      }
       return Self.pointer(to: pointee, isConst: isConst)
     default:
       throw error(.notRepresentable, "type \(word) has no C encoding", at: start)

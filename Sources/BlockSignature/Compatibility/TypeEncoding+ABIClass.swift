@@ -245,7 +245,9 @@ extension TypeEncoding {
       return true
     case .structure(_, let fields?):
       for field in fields {
-        guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else { return false }
+        guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else {
+          return false
+        }
       }
       return count > 0
     default:

@@ -58,17 +58,22 @@ extension SignatureEncoding {
     case .method:
       result.arguments.append(Argument(type: .object(className: nil), offset: base))
       result.arguments.append(
-        Argument(type: .primitive(.selector), offset: try base.map { offset throws(SignatureError) in
-          try shifted(offset, by: pointer) }))
+        Argument(
+          type: .primitive(.selector),
+          offset: try base.map { offset throws(SignatureError) in
+            try shifted(offset, by: pointer)
+          }))
     case .types:
       break
     }
-    result.frameLength = try frameLength.map { offset throws(SignatureError) in try shifted(offset, by: shift) }
+    result.frameLength = try frameLength.map { offset throws(SignatureError) in try shifted(offset, by: shift)
+    }
     for argument in arguments.dropFirst(hiddenCount) {
       result.arguments.append(
         Argument(
           type: argument.type,
-          offset: try argument.offset.map { offset throws(SignatureError) in try shifted(offset, by: shift) }))
+          offset: try argument.offset.map { offset throws(SignatureError) in try shifted(offset, by: shift) })
+      )
     }
     return result
   }
@@ -99,7 +104,8 @@ extension SignatureEncoding {
   ///     try SignatureEncoding(parsing: "v24@0:8@16").functionEncoding()  // v8@0
   ///
   /// - Throws: ``SignatureError``; see ``converted(from:to:model:)``.
-  public func functionEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding {
+  public func functionEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding
+  {
     try converted(to: .types, model: model)
   }
 
@@ -115,7 +121,8 @@ extension SignatureEncoding {
       }
     case .method:
       guard arguments.count >= 2 else {
-        throw notConvertible("from method form: it has \(arguments.count) arguments; a method has at least 2 (self and _cmd)")
+        throw notConvertible(
+          "from method form: it has \(arguments.count) arguments; a method has at least 2 (self and _cmd)")
       }
       switch arguments[0].type.unqualified {
       case .object, .primitive(.class): break
@@ -137,7 +144,8 @@ extension SignatureEncoding {
     let (value, overflow) = offset.value.addingReportingOverflow(shift)
     if overflow {
       throw SignatureError(
-        kind: .layoutOverflow, signature: description, reason: "offset \(offset.value) overflows when moved by \(shift)")
+        kind: .layoutOverflow, signature: description,
+        reason: "offset \(offset.value) overflows when moved by \(shift)")
     }
     return Offset(value, isRegister: offset.isRegister)
   }

@@ -28,7 +28,8 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
 
   /// Wraps a parser error.
   public init(_ error: EncodingError) {
-    self.init(kind: .malformedEncoding, signature: error.input, reason: error.description, encodingError: error)
+    self.init(
+      kind: .malformedEncoding, signature: error.input, reason: error.description, encodingError: error)
   }
 
   /// Wraps a layout error.

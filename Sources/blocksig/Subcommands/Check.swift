@@ -57,7 +57,8 @@ extension BlockSig {
       } catch {
         throw Diagnostics.malformed(error, label: "<expected>")
       }
-      let report = CompatibilityChecker(level: level, model: target.model).check(parsedCandidate, against: parsedExpected)
+      let report = CompatibilityChecker(level: level, model: target.model).check(
+        parsedCandidate, against: parsedExpected)
       if json {
         try JSONOutput.print(CheckReportV1(report, candidate: candidate, expected: expected))
       } else {
@@ -69,7 +70,8 @@ extension BlockSig {
     /// The human-readable report: a verdict line, then each diagnostic with both signatures
     /// underlined at its position, its notes and its fix-it.
     func text(_ report: CompatibilityReport) -> String {
-      var output = "\(report.isCompatible ? "compatible" : "not compatible") at level \(level.rawValue) (\(report.model.name))\n"
+      var output =
+        "\(report.isCompatible ? "compatible" : "not compatible") at level \(level.rawValue) (\(report.model.name))\n"
       for diagnostic in report.diagnostics {
         output += "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
         output += "  candidate: \(candidate)\n"
@@ -132,8 +134,10 @@ struct CheckReportV1: Encodable {
     diagnostics = report.diagnostics.map { diagnostic in
       DiagnosticV1(
         position: diagnostic.location.position.description, candidate: diagnostic.location.candidate,
-        expected: diagnostic.location.expected, severity: diagnostic.severity.rawValue, message: diagnostic.message,
-        id: diagnostic.id.id, notes: diagnostic.notes.map(\.message), fixIt: diagnostic.fixIts.first?.replacement)
+        expected: diagnostic.location.expected, severity: diagnostic.severity.rawValue,
+        message: diagnostic.message,
+        id: diagnostic.id.id, notes: diagnostic.notes.map(\.message),
+        fixIt: diagnostic.fixIts.first?.replacement)
     }
   }
 }
