@@ -1,3 +1,4 @@
+import BlockFixtures
 import Foundation
 import TestSupport
 import Testing
@@ -52,8 +53,12 @@ import Testing
     let parsed = ClangIR(ir)
     let literal = try #require(parsed.literal(invoking: "__bf_int_long_block_invoke"))
     #expect(document["signature"] as? String == parsed.descriptors[literal.descriptor]?.signature)
+    let fixture = try #require(bf_fixture_named("int_long"))
+    #expect(document["declaration"] as? String == String(cString: fixture.pointee.declaration))
     let flags = try #require(document["flags"] as? [String: Any])
     #expect(flags["raw"] as? String == "0x" + String(UInt32(bitPattern: literal.flags), radix: 16))
+    // The invoke function is local; its name comes from the library's own symbol table.
+    #expect((document["invoke"] as? [String: Any])?["symbol"] as? String == literal.invoke)
     #expect(document["referenceCount"] == nil)
     let runtime = try #require(document["runtime"] as? [String: Any])
     #expect(runtime["exportsSignatureQueries"] as? Bool == true)
@@ -67,6 +72,8 @@ import Testing
     #expect(document["kind"] as? String == "heap")
     #expect(document["referenceCount"] as? Int == 1)
     #expect(document["copyHelper"] as? [String: Any] != nil)
+    let copySymbol = try #require((document["copyHelper"] as? [String: Any])?["symbol"] as? String)
+    #expect(copySymbol.hasPrefix("__copy_helper_block_"))
     #expect(document["disposeHelper"] as? [String: Any] != nil)
     let names = try #require((document["flags"] as? [String: Any])?["names"] as? [String])
     #expect(names.contains("BLOCK_HAS_COPY_DISPOSE"))
@@ -81,10 +88,13 @@ import Testing
     #expect(
       lines.map { $0.components(separatedBy: "  ").first ?? "" } == [
         "block", "flags", "isa", "descriptor", "size", "copy helper", "dispose helper", "signature",
-        "struct return", "extended layout", "invoke", "reference count", "runtime",
+        "declaration", "struct return", "extended layout", "invoke", "reference count", "runtime",
       ])
     #expect(lines.contains { $0.hasPrefix("isa") && $0.hasSuffix("_NSConcreteGlobalBlock") })
     #expect(lines.contains { $0.hasPrefix("signature") && $0.hasSuffix(" d24@?0d8d16") })
+    // The fixture's own declaration, as the C source writes it.
+    let declaration = String(cString: try #require(bf_fixture_named("global_block_variable")).pointee.declaration)
+    #expect(lines.contains { $0.hasPrefix("declaration") && $0.hasSuffix(" " + declaration) })
   }
 
   @Test(arguments: [

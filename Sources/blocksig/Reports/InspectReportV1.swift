@@ -64,6 +64,8 @@ struct InspectReportV1: Encodable {
   var copyHelper: Symbol?
   var disposeHelper: Symbol?
   var signature: String?
+  var declaration: String?
+  var swiftType: String?
   var usesStructReturn: Bool
   var extendedLayout: Layout?
   var invoke: Symbol
@@ -87,16 +89,19 @@ struct InspectReportV1: Encodable {
       address: hex(info.descriptorAddress), size: info.size, reserved: hex(info.descriptorReserved),
       small: info.hasSmallDescriptor)
     size = info.size
-    copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper) }
-    disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper) }
+    copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper?.resolvingLocalSymbols()) }
+    disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper?.resolvingLocalSymbols()) }
     signature = info.signature
+    let parsed = try? info.parsedSignature()
+    declaration = parsed?.cDeclaration()
+    swiftType = parsed?.swiftType()
     usesStructReturn = info.usesStructReturn
     extendedLayout = info.extendedLayout.map { layout in
       Layout(
         form: layout.form.rawValue, word: hex(info.layoutWord),
         instructions: layout.instructions.map { Layout.Instruction(opcode: "\($0.opcode)", count: $0.count) })
     }
-    invoke = Symbol(info.invokeAddress, info.invoke)
+    invoke = Symbol(info.invokeAddress, info.invoke?.resolvingLocalSymbols())
     referenceCount = info.referenceCount
     self.runtime = runtime.map(Runtime.init)
     self.loadedRuntimes = loadedRuntimes.map(Runtime.init)
@@ -118,6 +123,7 @@ struct InspectReportV1: Encodable {
       ("copy helper", symbolText(copyHelper)),
       ("dispose helper", symbolText(disposeHelper)),
       ("signature", signature ?? "none"),
+      ("declaration", declaration ?? "none"),
       ("struct return", usesStructReturn ? "yes (BLOCK_USE_STRET)" : "no"),
     ]
     if let extendedLayout {

@@ -66,6 +66,11 @@ extension BlockSig {
         warnings.append(
           "\(runtimes.count) blocks runtimes are loaded (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other")
       }
+      do {
+        _ = try info.parsedSignature()
+      } catch {
+        warnings.append("the block's signature does not parse: \(error)")
+      }
       for warning in warnings { Diagnostics.warn(warning) }
       let report = InspectReportV1(
         library: self.library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
