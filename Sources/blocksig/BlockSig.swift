@@ -11,6 +11,6 @@ struct BlockSig: ParsableCommand {
       65 malformed encoding or binary, or not a block; 66 unreadable input.
       """,
     version: "0.1.0",
-    subcommands: [Decode.self, Inspect.self, Dump.self]
+    subcommands: [Decode.self, Inspect.self, Dump.self, Method.self, Block.self, Check.self]
   )
 }

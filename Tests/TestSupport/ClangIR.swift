@@ -83,7 +83,7 @@ package struct ClangIR {
   }
 
   /// LLVM's `\XX` escapes to bytes.
-  static func unescape(_ text: Substring) -> [UInt8] {
+  package static func unescape(_ text: Substring) -> [UInt8] {
     var bytes: [UInt8] = []
     var iterator = Array(text.utf8)[...]
     while let byte = iterator.popFirst() {
