@@ -1,0 +1,65 @@
+// Checks our parse + layout of every corpus signature against clang's truth.
+//
+//   corpus-check            one line per signature: id, OK | WRONG | ERROR, the first difference
+//   corpus-check --summary  counts only
+//
+// A signature is answered when it parses and lays out without an error; it is correct when the
+// argument count, the return size and alignment (size only for void), each argument's size and
+// alignment equal clang's, and the frame length we compute equals the one clang wrote.
+
+import BenchmarkCorpus
+import BlockSignature
+import Foundation
+
+func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
+  let signature: SignatureEncoding
+  do {
+    signature = try SignatureEncoding(parsing: entry.signature)
+  } catch {
+    return ("ERROR", "parse: \(error)")
+  }
+  let layout: SignatureLayout
+  do {
+    layout = try signature.layout(for: .x86_64SysV)
+  } catch {
+    return ("ERROR", "layout: \(error)")
+  }
+  let truth = entry.truth
+  if layout.arguments.count != truth.count - 1 {
+    return ("WRONG", "argument count \(layout.arguments.count), clang \(truth.count - 1)")
+  }
+  let ret = truth[0]
+  if layout.returnLayout.size != ret.size || (ret.alignment != 0 && layout.returnLayout.alignment != ret.alignment) {
+    return ("WRONG", "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)")
+  }
+  for (index, argument) in layout.arguments.enumerated() {
+    let expected = truth[index + 1]
+    if argument.layout.size != expected.size || argument.layout.alignment != expected.alignment {
+      return ("WRONG", "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)")
+    }
+  }
+  if let written = signature.frameLength?.value, written != layout.frameLength {
+    return ("WRONG", "frame \(layout.frameLength), clang \(written)")
+  }
+  return ("OK", "")
+}
+
+let summaryOnly = CommandLine.arguments.contains("--summary")
+do {
+  let entries = try Corpus.load()
+  var counts: [String: Int] = [:]
+  var output = ""
+  for entry in entries {
+    let (status, reason) = verdict(entry)
+    counts[status, default: 0] += 1
+    if !summaryOnly { output += "\(entry.id)\t\(status)\t\(reason)\n" }
+  }
+  if summaryOnly {
+    let answered = entries.count - counts["ERROR", default: 0]
+    output = "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0])\n"
+  }
+  FileHandle.standardOutput.write(Data(output.utf8))
+} catch {
+  FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+  exit(1)
+}
