@@ -11,6 +11,12 @@
 //   driver bench FILE REPEATS  the lines of FILE (the subset the peer survives) in one process:
 //                              REPEATS timed passes of about 0.2 s each; prints the median
 //                              nanoseconds per signature and the spread
+//   driver bench-each FILE REPEATS
+//                              each line in its own forked child, timed alone (REPEATS passes
+//                              of about 5 ms); prints `crashed<TAB>index` for each line that
+//                              crashed when repeated, then the mean over lines of each line's
+//                              median and the number of crashed lines. For peers whose state
+//                              breaks when many signatures go through one process (GNUstep).
 //
 // Lines are signatures as clang wrote them; a signature never contains a newline.
 #ifndef BENCH_PEER_HARNESS_H
@@ -157,10 +163,60 @@ static int bench(const char *path, int repeats) {
   return 0;
 }
 
+static int bench_each(const char *path, int repeats) {
+  size_t count;
+  char **lines = read_lines(path, &count);
+  double total = 0, low = 0, high = 0;
+  size_t timed = 0, crashed = 0;
+  for (size_t i = 0; i < count; i++) {
+    int fds[2];
+    if (pipe(fds) != 0) return 2;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      freopen("/dev/null", "w", stderr);
+      alarm(20);
+      run_pass(&lines[i], 1, 1);  // first use: class and runtime initialization
+      double per = run_pass(&lines[i], 1, 10);
+      long passes = (long)(5e6 / per);
+      if (passes < 1) passes = 1;
+      double samples[64];
+      if (repeats > 64) repeats = 64;
+      for (int r = 0; r < repeats; r++) samples[r] = run_pass(&lines[i], 1, passes);
+      qsort(samples, (size_t)repeats, sizeof *samples, compare_doubles);
+      double result[3] = {samples[repeats / 2], samples[0], samples[repeats - 1]};
+      if (write(fds[1], result, sizeof result) != sizeof result) _exit(3);
+      _exit(0);
+    }
+    close(fds[1]);
+    double result[3];
+    ssize_t got = read(fds[0], result, sizeof result);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got != (ssize_t)sizeof result || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      crashed++;
+      printf("crashed\t%zu\n", i);
+      continue;
+    }
+    total += result[0];
+    low += result[1];
+    high += result[2];
+    timed++;
+  }
+  // name, lines timed, mean of medians, mean of minima, mean of maxima, lines that crashed
+  printf("%s\t%zu\t%.1f\t%.1f\t%.1f\t%zu\n", PEER_NAME, timed, timed ? total / (double)timed : 0.0,
+         timed ? low / (double)timed : 0.0, timed ? high / (double)timed : 0.0, crashed);
+  return 0;
+}
+
 static int harness_main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "probe") == 0) return probe(argv[2]);
   if (argc >= 4 && strcmp(argv[1], "bench") == 0) return bench(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 5);
-  fprintf(stderr, "usage: %s probe FILE | bench FILE REPEATS\n", argv[0]);
+  if (argc >= 4 && strcmp(argv[1], "bench-each") == 0)
+    return bench_each(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 5);
+  fprintf(stderr, "usage: %s probe FILE | bench FILE REPEATS | bench-each FILE REPEATS\n", argv[0]);
   return 64;
 }
 

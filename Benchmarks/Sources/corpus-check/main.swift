@@ -1,15 +1,20 @@
 // Checks our parse + layout of every corpus signature against clang's truth.
 //
-//   corpus-check            one line per signature: id, OK | WRONG | ERROR, the first difference
+//   corpus-check            one line per signature: id, status, the first difference
 //   corpus-check --summary  counts only
 //
-// A signature is answered when it parses and lays out without an error; it is correct when the
-// argument count, the return size and alignment (size only for void), each argument's size and
-// alignment equal clang's, and the frame length we compute equals the one clang wrote.
+// A signature is answered when it parses and lays out without an error; it is correct (OK) when
+// the argument count, the return size and alignment (size only for void), each argument's size
+// and alignment equal clang's, and the frame length we compute equals the one clang wrote.
+// A difference is ESTIMATE when the layout of the differing type carries a caveat (the encoding
+// does not decide it: NeXT bitfield units, ' ' for _Float16/__float128, no alignment for an
+// unencodable parameter), and WRONG when the layout claimed to be exact.
 
 import BenchmarkCorpus
 import BlockSignature
 import Foundation
+
+func status(_ layout: TypeLayout) -> String { layout.isExact ? "WRONG" : "ESTIMATE" }
 
 func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
   let signature: SignatureEncoding
@@ -30,12 +35,12 @@ func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
   }
   let ret = truth[0]
   if layout.returnLayout.size != ret.size || (ret.alignment != 0 && layout.returnLayout.alignment != ret.alignment) {
-    return ("WRONG", "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)")
+    return (status(layout.returnLayout), "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)")
   }
   for (index, argument) in layout.arguments.enumerated() {
     let expected = truth[index + 1]
     if argument.layout.size != expected.size || argument.layout.alignment != expected.alignment {
-      return ("WRONG", "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)")
+      return (status(argument.layout), "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)")
     }
   }
   if let written = signature.frameLength?.value, written != layout.frameLength {
@@ -56,7 +61,8 @@ do {
   }
   if summaryOnly {
     let answered = entries.count - counts["ERROR", default: 0]
-    output = "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0])\n"
+    output = "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0]) "
+      + "estimate \(counts["ESTIMATE", default: 0]) wrong \(counts["WRONG", default: 0])\n"
   }
   FileHandle.standardOutput.write(Data(output.utf8))
 } catch {
