@@ -7,6 +7,6 @@ struct BlockSig: ParsableCommand {
     commandName: "blocksig",
     abstract: "Inspect clang blocks: signatures, layouts and live block objects.",
     version: "0.1.0",
-    subcommands: []
+    subcommands: [Decode.self]
   )
 }

@@ -106,8 +106,9 @@ extension SignatureEncoding {
   /// their slot from the written offsets when there are any.
   /// - Throws: ``LayoutError`` when a size overflows.
   public func layout(for model: DataModel = .x86_64SysV) throws(LayoutError) -> SignatureLayout {
-    let returnLayout = try returnType.layout(for: model)
+    var returnLayout = try returnType.layout(for: model)
     var notes: [LayoutNote] = []
+    var hiddenSizes: [(TypeEncoding, Int)] = []
     var result: [ArgumentLayout] = []
     result.reserveCapacity(arguments.count)
     var running = 0
@@ -138,22 +139,35 @@ extension SignatureEncoding {
               kind: .hiddenLayout, argument: index,
               message: "argument \(index) occupies \(observed) bytes but \(argument.type) gives \(slot); "
                 + "the encoding hides packing, over-alignment or unencodable fields"))
+            // The frame is clang's own answer: use it, and say the alignment is a guess.
+            slot = observed
+            layout.size = observed
+            layout.caveats.insert(.layoutHidden)
+            hiddenSizes.append((argument.type, observed))
           }
         } else if case .primitive(.otherFloat) = argument.type.unqualified, observed == 16 {
           layout.size = 16
           layout.alignment = 16
         }
       }
-      if !layout.caveats.isEmpty, argument.type != .unencodable {
+      if !layout.caveats.subtracting(.layoutHidden).isEmpty, argument.type != .unencodable {
         notes.append(LayoutNote(
-          kind: .estimate, argument: index, message: "argument \(index): \(layout.caveats.description)"))
+          kind: .estimate, argument: index,
+          message: "argument \(index): \(layout.caveats.subtracting(.layoutHidden).description)"))
       }
       result.append(ArgumentLayout(layout: layout, slotSize: slot, offset: running, writtenOffset: written))
       let (sum, overflowed) = running.addingReportingOverflow(slot)
       if overflowed { throw LayoutError(kind: .sizeOverflow, encoding: description) }
       running = sum
     }
-    if !returnLayout.caveats.isEmpty, returnType != .unencodable {
+    if let (_, size) = hiddenSizes.first(where: { $0.0 == returnType }), size != returnLayout.size {
+      notes.append(LayoutNote(
+        kind: .hiddenLayout, argument: nil,
+        message: "return value: \(returnType) occupies \(size) bytes as an argument but its encoding gives \(returnLayout.size)"))
+      returnLayout.size = size
+      returnLayout.caveats.insert(.layoutHidden)
+    }
+    if !returnLayout.caveats.subtracting(.layoutHidden).isEmpty, returnType != .unencodable {
       notes.append(LayoutNote(kind: .estimate, argument: nil, message: "return value: \(returnLayout.caveats.description)"))
     }
     // Validate written offsets locally: each against the previous written offset plus its slot,
@@ -211,13 +225,26 @@ extension SignatureEncoding {
   ///
   ///     try SignatureEncoding(parsing: "v12@?0q4").compatibleDataModels()  // [.i386Linux]
   ///
+  /// Models that need no hidden packing to explain the offsets come first; only when there are
+  /// none are models returned that explain them with a packed or over-aligned structure.
   /// Empty when the signature has no offsets or no model explains them.
   public func compatibleDataModels(among models: [DataModel] = DataModel.allBuiltIn) -> [DataModel] {
     guard hasOffsets else { return [] }
-    return models.filter { model in
-      guard let layout = try? layout(for: model) else { return false }
-      return layout.notes.allSatisfy { $0.kind != .offsetMismatch && $0.kind != .frameMismatch && $0.kind != .hiddenLayout }
+    // Models that explain every offset; among them, those that need no hidden layout first
+    // (a packed structure fits any model, a `long double` of the wrong size does not).
+    var exact: [DataModel] = []
+    var withHiddenLayout: [DataModel] = []
+    for model in models {
+      guard let layout = try? layout(for: model),
+        layout.notes.allSatisfy({ $0.kind != .offsetMismatch && $0.kind != .frameMismatch })
+      else { continue }
+      if layout.notes.contains(where: { $0.kind == .hiddenLayout }) {
+        withHiddenLayout.append(model)
+      } else {
+        exact.append(model)
+      }
     }
+    return exact.isEmpty ? withHiddenLayout : exact
   }
 }
 

@@ -60,6 +60,10 @@ public struct LayoutCaveats: OptionSet, Hashable, Sendable, CustomStringConverti
   /// A GNU-form bitfield under Microsoft layout rules, which this engine only approximates.
   public static let microsoftBitfields = LayoutCaveats(rawValue: 1 << 5)
 
+  /// A signature's offsets show a size the encoding does not explain (packed, over-aligned or
+  /// unencodable fields); the size comes from the frame and the alignment is a guess.
+  public static let layoutHidden = LayoutCaveats(rawValue: 1 << 6)
+
   /// One phrase per caveat, in declaration order.
   public var messages: [String] {
     var result: [String] = []
@@ -73,6 +77,9 @@ public struct LayoutCaveats: OptionSet, Hashable, Sendable, CustomStringConverti
     }
     if contains(.unsupportedOnTarget) { result.append("type does not exist on this target") }
     if contains(.microsoftBitfields) { result.append("Microsoft bitfield layout is an estimate") }
+    if contains(.layoutHidden) {
+      result.append("size taken from the frame; packing or alignment is not encoded, alignment is a guess")
+    }
     return result
   }
 

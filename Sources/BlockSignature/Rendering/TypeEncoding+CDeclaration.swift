@@ -1,0 +1,131 @@
+// Rendering encodings as C declarations, with correct declarator nesting
+// (`int (*)[4]`, `void (^)(int (^)(int))`).
+
+extension TypeEncoding {
+  /// The C spelling of the type, optionally declaring `name`.
+  ///
+  ///     try TypeEncoding(parsing: "r*").cDeclaration()              // "const char *"
+  ///     try TypeEncoding(parsing: "^[4i]").cDeclaration(name: "p")  // "int (*p)[4]"
+  ///
+  /// `q` prints as `long` where `long` has 8 bytes and `long long` elsewhere; `l` as `long`
+  /// where `long` has 4 bytes and `int` elsewhere. Field names come from the encoding, or are
+  /// `f0`, `f1`, ….
+  public func cDeclaration(name: String = "", for model: DataModel = .x86_64SysV) -> String {
+    CRenderer(model: model).declare(self, name, isConst: false)
+  }
+}
+
+extension SignatureEncoding {
+  /// The C type of the block (`int (^)(int, const char *)`), of the method's implementation
+  /// (`int (*)(id, SEL, int)`), or the types of a type list separated by commas.
+  ///
+  ///     try SignatureEncoding(parsing: "i20@?0i8r*12").cDeclaration()  // "int (^)(int, const char *)"
+  public func cDeclaration(for model: DataModel = .x86_64SysV) -> String {
+    let renderer = CRenderer(model: model)
+    switch kind {
+    case .block:
+      let parameters = explicitArguments.map { renderer.declare($0.type, "", isConst: false) }
+      return renderer.declare(returnType, "(^)(\(parameters.isEmpty ? "void" : parameters.joined(separator: ", ")))", isConst: false)
+    case .method:
+      let parameters = arguments.map { renderer.declare($0.type, "", isConst: false) }
+      return renderer.declare(returnType, "(*)(\(parameters.joined(separator: ", ")))", isConst: false)
+    case .types:
+      return ([returnType] + arguments.map(\.type)).map { renderer.declare($0, "", isConst: false) }
+        .joined(separator: ", ")
+    }
+  }
+}
+
+struct CRenderer {
+  let model: DataModel
+
+  private func join(_ base: String, _ declarator: String) -> String {
+    declarator.isEmpty ? base : declarator.hasPrefix("[") ? base + declarator : base + " " + declarator
+  }
+
+  /// Declarators that start with a pointer operator need parentheses before `[]` or `()`.
+  private func wrap(_ declarator: String) -> String {
+    declarator.hasPrefix("*") || declarator.hasPrefix("^") ? "(" + declarator + ")" : declarator
+  }
+
+  func primitiveName(_ code: TypeCode) -> String {
+    switch code {
+    case .char: "char"
+    case .unsignedChar: model.isCharSigned ? "unsigned char" : "char"
+    case .short: "short"
+    case .unsignedShort: "unsigned short"
+    case .int: "int"
+    case .unsignedInt: "unsigned int"
+    case .long: model.longSize == 4 ? "long" : "int"
+    case .unsignedLong: model.longSize == 4 ? "unsigned long" : "unsigned int"
+    case .longLong: model.longSize == 8 ? "long" : "long long"
+    case .unsignedLongLong: model.longSize == 8 ? "unsigned long" : "unsigned long long"
+    case .int128: "__int128"
+    case .unsignedInt128: "unsigned __int128"
+    case .float: "float"
+    case .double: "double"
+    case .longDouble: "long double"
+    case .otherFloat: "_Float16"
+    case .bool: "bool"
+    case .void: "void"
+    case .cString: "char *"
+    case .class: "Class"
+    case .selector: "SEL"
+    case .atom: "NXAtom"
+    case .unknown: "void"
+    }
+  }
+
+  func declare(_ type: TypeEncoding, _ declarator: String, isConst: Bool) -> String {
+    let const = isConst ? "const " : ""
+    switch type {
+    case .primitive(.cString):
+      return join(const + "char", "*" + declarator)
+    case .primitive(let code):
+      return join(const + primitiveName(code), declarator)
+    case .object(let className):
+      guard let className, !className.isEmpty else { return join(const + "id", declarator) }
+      if className.hasPrefix("<") { return join(const + "id" + className, declarator) }
+      return join(const + className, "*" + declarator)
+    case .block(let signature):
+      guard let signature, let result = signature.first else {
+        return join("void", "(^" + declarator + ")()")
+      }
+      let parameters = signature.dropFirst(2).map { declare($0, "", isConst: false) }
+      return declare(result, "(^" + declarator + ")(" + (parameters.isEmpty ? "void" : parameters.joined(separator: ", ")) + ")", isConst: false)
+    case .pointer(let pointee):
+      if case .primitive(.unknown) = pointee { return join("void", "(*" + declarator + ")()") }
+      return declare(pointee, "*" + declarator, isConst: isConst)
+    case .array(let count, let element):
+      return declare(element, wrap(declarator) + "[\(count)]", isConst: isConst)
+    case .structure(let name, let fields), .union(let name, let fields):
+      let keyword = if case .union = type { "union" } else { "struct" }
+      if name != "?" && !name.isEmpty { return join(const + keyword + " " + name, declarator) }
+      var body = keyword + " {"
+      for (index, field) in (fields ?? []).enumerated() {
+        let fieldName = field.name ?? "f\(index)"
+        if case .bitfield(let bitfield) = field.type.unqualified {
+          let base = bitfield.declaredType.map(primitiveName) ?? "int"
+          body += " \(base) \(fieldName) : \(bitfield.width);"
+        } else {
+          body += " " + declare(field.type, fieldName, isConst: false) + ";"
+        }
+      }
+      body += " }"
+      return join(const + body, declarator)
+    case .bitfield(let bitfield):
+      let base = bitfield.declaredType.map(primitiveName) ?? "int"
+      return join(const + base, declarator) + " : \(bitfield.width)"
+    case .complex(let inner):
+      return join(const + "_Complex " + declare(inner, "", isConst: false), declarator)
+    case .atomic(let inner):
+      return join(const + "_Atomic(" + declare(inner, "", isConst: false) + ")", declarator)
+    case .qualified(.const, let inner):
+      return declare(inner, declarator, isConst: true)
+    case .qualified(let qualifier, let inner):
+      return qualifier.keyword + " " + declare(inner, declarator, isConst: isConst)
+    case .unencodable:
+      return join("/* no encoding */", declarator)
+    }
+  }
+}

@@ -1,0 +1,218 @@
+import ArgumentParser
+import BlockSignature
+import Foundation
+
+extension BlockSig {
+  /// `blocksig decode`: parse, lay out and render signatures and type encodings.
+  struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Decode block signatures, method signatures and type encodings.",
+      discussion: """
+        Prints the return type and each argument with its C type, size, alignment and offset, \
+        the C declaration and the Swift type, and notes where written offsets differ from what \
+        clang would write or where the encoding cannot decide a layout.
+
+        Examples:
+          blocksig decode 'i20@?0i8r*12'
+          blocksig decode --json --target i386-linux 'v12@?0q4'
+          printf 'v@:@\\n{P=dic}\\n' | blocksig decode
+
+        Malformed input exits with 65 and an error naming the byte offset on standard error.
+        """
+    )
+
+    @Flag(help: "Print one JSON document per input instead of text.")
+    var json = false
+
+    @Option(help: "The data model to lay out for.")
+    var target: TargetModel = .x86_64Linux
+
+    @Argument(help: "Signatures or type encodings; read one per line from standard input when omitted.")
+    var signatures: [String] = []
+
+    mutating func run() throws {
+      var inputs: [(label: String, text: String)] = signatures.enumerated().map { ("<argument \($0.offset + 1)>", $0.element) }
+      if signatures.isEmpty {
+        var line = 0
+        while let text = readLine(strippingNewline: true) {
+          line += 1
+          if text.isEmpty { continue }
+          inputs.append(("<stdin>:\(line)", text))
+        }
+        if inputs.isEmpty { throw ValidationError("no signature given and standard input is empty") }
+      }
+      let model = target.model
+      var failed = false
+      for input in inputs {
+        do {
+          let report = try DecodeReport(decoding: input.text, model: model)
+          print(json ? try report.json() : report.text())
+        } catch let error as EncodingError {
+          failed = true
+          printError(error, label: input.label)
+        } catch let error as LayoutError {
+          failed = true
+          writeToStandardError("\(input.label): error: \(error)\n")
+        }
+      }
+      if failed { throw ExitCode(65) }
+    }
+
+    private func printError(_ error: EncodingError, label: String) {
+      let column = error.offset
+      var underline = String(repeating: " ", count: column) + "^"
+      let length = error.input.utf8.count
+      let spansToEnd = error.kind.rawValue.hasPrefix("unterminated")
+      if spansToEnd, length > column + 1 { underline += String(repeating: "~", count: length - column - 1) }
+      writeToStandardError("\(label):\(error.offset): error: \(error.message)\n\(error.input)\n\(underline)\n")
+    }
+  }
+
+  /// The data models `--target` accepts.
+  enum TargetModel: String, ExpressibleByArgument, CaseIterable {
+    case x86_64Linux = "x86_64-linux"
+    case aarch64Linux = "aarch64-linux"
+    case arm64Apple = "arm64-apple"
+    case i386Linux = "i386-linux"
+    case x86_64Windows = "x86_64-windows"
+
+    var model: DataModel {
+      switch self {
+      case .x86_64Linux: .x86_64SysV
+      case .aarch64Linux: .aarch64Linux
+      case .arm64Apple: .arm64Apple
+      case .i386Linux: .i386Linux
+      case .x86_64Windows: .windowsX64
+      }
+    }
+  }
+}
+
+func writeToStandardError(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// The result of decoding one input, shared by the text and JSON printers.
+struct DecodeReport {
+  var signature: SignatureEncoding
+  var layout: SignatureLayout
+  var input: String
+  var model: DataModel
+
+  init(decoding input: String, model: DataModel) throws {
+    self.input = input
+    self.model = model
+    signature = try SignatureEncoding(parsing: input)
+    layout = try signature.layout(for: model)
+  }
+
+  var notes: [String] { layout.notes.map(\.message) }
+
+  func argumentLabel(_ index: Int) -> String {
+    switch (signature.kind, index) {
+    case (.block, 0): "block"
+    case (.method, 0): "self"
+    case (.method, 1): "_cmd"
+    case (.types, _): "type \(index + 2)"
+    default: "argument \(index)"
+    }
+  }
+
+  func text() -> String {
+    var rows: [[String]] = [["", "encoding", "C type", "size", "align", "offset"]]
+    let returnType = signature.returnType
+    rows.append([
+      signature.kind == .types ? "type 1" : "return", returnType.description, returnType.cDeclaration(for: model),
+      String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
+    ])
+    for (index, argument) in signature.arguments.enumerated() {
+      let argumentLayout = layout.arguments[index]
+      rows.append([
+        argumentLabel(index), argument.type.description, argument.type.cDeclaration(for: model),
+        String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
+        signature.kind == .types && !signature.hasOffsets
+          ? "" : String(argument.offset?.value ?? argumentLayout.offset),
+      ])
+    }
+    var widths = Array(repeating: 0, count: 6)
+    for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
+    var output = "\(input)\n"
+    output += "  kind: \(signature.kind.rawValue)\n"
+    output += "  target: \(model.name)\n"
+    output += "  declaration: \(signature.cDeclaration(for: model))\n"
+    output += "  swift: \(signature.swiftType(for: model))\n"
+    if signature.kind != .types || signature.hasOffsets {
+      output += "  frame length: \(signature.frameLength?.value ?? layout.frameLength)"
+      output += signature.frameLength == nil ? " (computed)\n" : "\n"
+    }
+    for row in rows {
+      var line = "  "
+      for (column, cell) in row.enumerated() {
+        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        line += column >= 3 ? padding + cell : cell + padding
+        if column < 5 { line += "  " }
+      }
+      while line.hasSuffix(" ") { line.removeLast() }
+      output += line + "\n"
+    }
+    for note in notes { output += "  note: \(note)\n" }
+    output.removeLast()
+    return output
+  }
+
+  func json() throws -> String {
+    let arguments = signature.arguments.enumerated().map { index, argument in
+      ArgumentReportV1(
+        encoding: argument.type.description, size: layout.arguments[index].layout.size,
+        alignment: layout.arguments[index].layout.alignment,
+        offset: argument.offset?.value ?? layout.arguments[index].offset,
+        slotSize: layout.arguments[index].slotSize,
+        declaration: argument.type.cDeclaration(for: model), exact: layout.arguments[index].layout.isExact)
+    }
+    let report = DecodeReportV1(
+      serializationVersion: 1, input: input, kind: signature.kind.rawValue, target: model.name,
+      return: TypeReportV1(
+        encoding: signature.returnType.description, size: layout.returnLayout.size,
+        alignment: layout.returnLayout.alignment, declaration: signature.returnType.cDeclaration(for: model),
+        exact: layout.returnLayout.isExact),
+      arguments: arguments, frameLength: signature.frameLength?.value ?? layout.frameLength,
+      offsetsWritten: signature.hasOffsets, declaration: signature.cDeclaration(for: model),
+      swiftType: signature.swiftType(for: model), notes: notes)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(report), as: UTF8.self)
+  }
+}
+
+/// The `--json` document, version 1.
+struct DecodeReportV1: Codable {
+  var serializationVersion: Int
+  var input: String
+  var kind: String
+  var target: String
+  var `return`: TypeReportV1
+  var arguments: [ArgumentReportV1]
+  var frameLength: Int
+  var offsetsWritten: Bool
+  var declaration: String
+  var swiftType: String
+  var notes: [String]
+}
+
+struct TypeReportV1: Codable {
+  var encoding: String
+  var size: Int
+  var alignment: Int
+  var declaration: String
+  var exact: Bool
+}
+
+struct ArgumentReportV1: Codable {
+  var encoding: String
+  var size: Int
+  var alignment: Int
+  var offset: Int
+  var slotSize: Int
+  var declaration: String
+  var exact: Bool
+}

@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the built `blocksig decode` and compares stdout, stderr and the exit status.
+@Suite struct DecodeCLITests {
+  static var executable: String {
+    let candidates = [
+      Bundle.main.executableURL?.deletingLastPathComponent(),
+      Bundle.main.bundleURL.deletingLastPathComponent(),
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    ].compactMap { $0?.appendingPathComponent("blocksig").path }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "blocksig"
+  }
+
+  static func decode(_ arguments: [String], stdin: String? = nil) throws -> Toolchain.Output {
+    try Toolchain.run(executable, ["decode"] + arguments, stdin: stdin)
+  }
+
+  @Test func humanOutput() throws {
+    let output = try Self.decode(["i20@?0i8r*12"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(output.stdout == """
+      i20@?0i8r*12
+        kind: block
+        target: x86_64-linux
+        declaration: int (^)(int, const char *)
+        swift: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32
+        frame length: 20
+                    encoding  C type        size  align  offset
+        return      i         int              4      4
+        block       @?        void (^)()       8      8       0
+        argument 1  i         int              4      4       8
+        argument 2  r*        const char *     8      8      12
+
+      """)
+  }
+
+  @Test func jsonOutputHasTheDocumentedShape() throws {
+    let output = try Self.decode(["--json", "i@?ir*"])
+    #expect(output.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(object["serializationVersion"] as? Int == 1)
+    #expect(object["input"] as? String == "i@?ir*")
+    #expect(object["kind"] as? String == "block")
+    #expect(object["frameLength"] as? Int == 20)
+    #expect(object["declaration"] as? String == "int (^)(int, const char *)")
+    #expect(object["notes"] as? [String] == [])
+    let returned = try #require(object["return"] as? [String: Any])
+    #expect(returned["encoding"] as? String == "i")
+    #expect(returned["size"] as? Int == 4)
+    #expect(returned["alignment"] as? Int == 4)
+    let arguments = try #require(object["arguments"] as? [[String: Any]])
+    #expect(arguments.map { $0["encoding"] as? String } == ["@?", "i", "r*"])
+    #expect(arguments.map { $0["offset"] as? Int } == [0, 8, 12])
+    #expect(arguments.map { $0["size"] as? Int } == [8, 4, 8])
+    #expect(arguments.map { $0["alignment"] as? Int } == [8, 4, 8])
+  }
+
+  @Test func targetChangesTheLayout() throws {
+    let output = try Self.decode(["--json", "--target", "i386-linux", "v@?q"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(object["frameLength"] as? Int == 12)
+    #expect(object["target"] as? String == "i386-linux")
+  }
+
+  @Test func offsetMismatchIsANote() throws {
+    let output = try Self.decode(["--json", "i24@?0i8r*16"])
+    #expect(output.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(object["notes"] as? [String] == ["argument 2 is at 16; clang would write 12"])
+  }
+
+  @Test func malformedInputExits65WithUnderline() throws {
+    let output = try Self.decode(["{S=i", "ix"])
+    #expect(output.status == 65)
+    #expect(output.stdout == "")
+    #expect(output.stderr == """
+      <argument 1>:0: error: unterminated structure
+      {S=i
+      ^~~~
+      <argument 2>:1: error: unexpected byte 'x'
+      ix
+       ^
+
+      """)
+  }
+
+  @Test func readsStandardInputOneSignaturePerLine() throws {
+    let output = try Self.decode(["--json"], stdin: "v@:@\n\nv24@?08\n@?<\n")
+    #expect(output.status == 65)
+    #expect(output.stderr == "<stdin>:4:2: error: unterminated block signature\n@?<\n  ^\n")
+    // Two documents, one per valid line.
+    #expect(output.stdout.components(separatedBy: "\"serializationVersion\" : 1").count == 3)
+    #expect(output.stdout.contains("\"kind\" : \"method\""))
+    #expect(output.stdout.contains("argument 1 has no encoding (a vector, member pointer or _BitInt); its slot is 16 bytes"))
+  }
+
+  @Test func unknownTargetIsAUsageError() throws {
+    let output = try Self.decode(["--target", "pdp11", "i"])
+    #expect(output.status == 64)
+    #expect(output.stderr.contains("pdp11"))
+  }
+}

@@ -1,0 +1,112 @@
+import BlockFixtures
+import BlockSignature
+import Testing
+
+@Suite struct LayoutTests {
+  // Signatures clang 21 wrote for x86_64 Linux (see DifferentialLayoutTests for the oracle run).
+  static let clangSignatures: [String] = [
+    "i20@?0i8r*12",
+    "v24@?0c8s12B16C20",
+    "{P=dic}24@?0r*8^{P=dic}16",
+    "v74@?0 8f10q14Q22i30^?34^^i42^^{P}50r^i58^i66",
+    "v12@?0{?=[0i][3c]}8",
+    "v24@?0[3D]8[2[3i]]16",
+  ]
+
+  @Test(arguments: clangSignatures)
+  func strippedSignaturesResynthesizeToClang(_ text: String) throws {
+    let signature = try SignatureEncoding(parsing: text)
+    #expect(try signature.strippingOffsets().synthesizingOffsets(for: .x86_64SysV).description == text)
+  }
+
+  @Test func validationNamesTheNumbers() throws {
+    let layout = try SignatureEncoding(parsing: "i24@?0i8r*16").layout(for: .x86_64SysV)
+    #expect(layout.notes.map(\.message) == ["argument 2 is at 16; clang would write 12"])
+    let frame = try SignatureEncoding(parsing: "i24@?0i8r*12").layout(for: .x86_64SysV)
+    #expect(frame.notes.map(\.message) == ["frame length is 24; clang would write 20"])
+  }
+
+  @Test func hiddenPackingIsReportedNotGuessed() throws {
+    // struct Pk { char c; int i; } __attribute__((packed)) and an aligned(16) struct.
+    let layout = try SignatureEncoding(parsing: "v109@?0{B=b3b5c}8{Pk=ci}12{Al=c}17(U=id)33D41jd57Ai73t77[4i]93@?101")
+      .layout(for: .x86_64SysV)
+    let hidden = layout.notes.filter { $0.kind == .hiddenLayout }
+    #expect(hidden.map(\.argument) == [2, 3])
+    #expect(hidden.first?.message == "argument 2 occupies 5 bytes but {Pk=ci} gives 8; the encoding hides packing, over-alignment or unencodable fields")
+    #expect(layout.arguments[1].layout.caveats == .bitfieldUnitAssumed)
+    #expect(layout.arguments[2].layout.size == 5)
+    #expect(layout.arguments[2].layout.caveats == .layoutHidden)
+    #expect(layout.offsetsMatch)
+    // Without offsets nothing reveals the packing: natural layout, as documented.
+    let stripped = try SignatureEncoding(parsing: "v109@?0{B=b3b5c}8{Pk=ci}12{Al=c}17(U=id)33D41jd57Ai73t77[4i]93@?101")
+      .strippingOffsets().synthesizingOffsets(for: .x86_64SysV)
+    #expect(stripped.arguments[3].offset?.value == 12 + 8)
+  }
+
+  @Test func unencodableSlotsComeFromOffsets() throws {
+    let layout = try SignatureEncoding(parsing: "v28@?0i812").layout(for: .x86_64SysV)
+    #expect(layout.arguments.map(\.slotSize) == [8, 4, 16])
+    #expect(layout.frameLength == 28)
+    #expect(layout.offsetsMatch)
+    #expect(layout.notes.map(\.kind) == [.sizeFromOffsets])
+    let half = try SignatureEncoding(parsing: "v74@?0 8f10q14Q22i30^?34^^i42^^{P}50r^i58^i66").layout(for: .x86_64SysV)
+    #expect(half.arguments[1].layout.size == 2)
+    #expect(half.offsetsMatch)
+  }
+
+  @Test func dataModelInference() throws {
+    #expect(try SignatureEncoding(parsing: "{?=cDb3}41@?0{?=cDb3}4@?24[3l]28c32l36Ac40").compatibleDataModels() == [.i386Linux])
+    #expect(try SignatureEncoding(parsing: "{?=cDb3}61@?0{?=cDb3}8@?<i@?i>32[3q]40c48q52Ac60").compatibleDataModels() == [.arm64Apple, .windowsX64])
+    #expect(try SignatureEncoding(parsing: "i@?i").compatibleDataModels().isEmpty)
+  }
+
+  @Test func sizeOverflowIsAnError() throws {
+    let huge = try TypeEncoding(parsing: "[9999999999999999999[9999999999q]]")
+    #expect(throws: LayoutError.self) { _ = try huge.layout(for: .x86_64SysV) }
+    let bits = try TypeEncoding(parsing: "{S=b9223372036854775807b9223372036854775807}")
+    #expect(throws: LayoutError.self) { _ = try bits.layout(for: .x86_64SysV) }
+  }
+
+  @Test func undecidableTypesSaySo() throws {
+    #expect(try TypeEncoding(parsing: "{S}").layout().caveats == .fieldsNotEncoded)
+    #expect(try TypeEncoding(parsing: " ").layout().caveats == .ambiguousFloatingPoint)
+    #expect(try TypeEncoding(parsing: "A{?}").layout().caveats == .fieldsNotEncoded)
+    #expect(try TypeEncoding(parsing: "t").layout(for: .i386Linux).caveats == .unsupportedOnTarget)
+    #expect(try TypeEncoding(parsing: "{S=b2i3c}").layout().isExact)
+  }
+}
+
+/// Every fixture block the lead compiled: its live signature parses, round-trips, matches the
+/// compiler's `sizeof`/`_Alignof`, and re-synthesises to clang's string.
+@Suite struct FixtureLayoutTests {
+  @Test(arguments: Fixture.all)
+  func fixtureSignatureAgreesWithCompiler(_ fixture: Fixture) throws {
+    let text = try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature })
+    let signature = try SignatureEncoding(parsing: text)
+    #expect(signature.description == text)
+    #expect(signature.kind == .block)
+    #expect(signature.explicitArguments.count == Int(fixture.raw.parameterCount), "\(text)")
+    let layout = try signature.layout(for: .x86_64SysV)
+    #expect(layout.offsetsMatch, "\(text): \(layout.notes)")
+    let hidden = layout.notes.contains { $0.kind == .hiddenLayout || $0.kind == .sizeFromOffsets }
+    #expect(try signature.strippingOffsets().synthesizingOffsets(for: .x86_64SysV).description == text || hidden, "\(text)")
+    #expect(try signature.synthesizingOffsets(for: .x86_64SysV).description == text, "\(text)")
+
+    var pairs = [(layout.returnLayout, Int(fixture.raw.returnSize), Int(fixture.raw.returnAlignment), signature.returnType, nil as Int?)]
+    for (index, argument) in layout.arguments.dropFirst().enumerated() {
+      pairs.append((argument.layout, fixture.parameterSizes[index], fixture.parameterAlignments[index],
+                    signature.arguments[index + 1].type, index + 1))
+    }
+    for (typeLayout, size, alignment, encoding, argument) in pairs {
+      if case .primitive(.void) = encoding { continue }
+      let flagged = !typeLayout.isExact
+        || layout.notes.contains { $0.argument == argument && ($0.kind == .hiddenLayout || $0.kind == .sizeFromOffsets) }
+      if typeLayout.size == size && typeLayout.alignment == alignment { continue }
+      // Known limit: a packed enum is encoded `i` with an int-sized slot, exactly like `int`;
+      // nothing in the signature reveals its 1-byte size.
+      if fixture.name == "enum_packed", encoding == .primitive(.int) { continue }
+      // A difference is allowed only where the result says the encoding cannot decide.
+      #expect(flagged, "\(fixture.name) \(encoding): \(typeLayout.size)/\(typeLayout.alignment) vs sizeof \(size)/\(alignment)")
+    }
+  }
+}
