@@ -139,6 +139,10 @@ static void bf_visit_noescape(BFVisitor visitor, void *context) {
 double (^bf_global_block_variable)(double, double) = ^double(double a, double b) { return a * b; };
 const void *bf_global_block_variable_value(void) { return (const void *)bf_global_block_variable; }
 
+// A variable that holds a pointer to something that is not a block (for error paths).
+static const long bf_not_a_block_data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+const void *bf_not_a_block_variable = bf_not_a_block_data;
+
 // MARK: - Hand-built blocks for error paths
 
 static void bf_hand_invoke(void *block) { (void)block; }

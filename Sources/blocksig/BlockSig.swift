@@ -6,7 +6,11 @@ struct BlockSig: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "blocksig",
     abstract: "Inspect clang blocks: signatures, layouts and live block objects.",
+    discussion: """
+      Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error;
+      65 malformed encoding or binary, or not a block; 66 unreadable input.
+      """,
     version: "0.1.0",
-    subcommands: [Decode.self]
+    subcommands: [Decode.self, Inspect.self, Dump.self, Method.self, Block.self, Check.self]
   )
 }

@@ -212,3 +212,60 @@ import Testing
     #expect(old.kind == .global)
   }
 }
+
+/// clang emits small (self-relative) descriptors only for Apple targets, so these are built
+/// by hand, following the struct that CBlockABI mirrors.
+@Suite struct SmallDescriptorTests {
+  /// A block at offset 0, a small descriptor at 64, a signature at 128, helpers at 160/161.
+  func withSmallBlock<R>(
+    flags: Int32, layout: Int32? = nil, _ body: (UnsafeRawPointer, UnsafeMutableRawPointer) throws -> R
+  ) rethrows -> R {
+    let base = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)
+    defer { base.deallocate() }
+    base.initializeMemory(as: UInt8.self, repeating: 0, count: 256)
+    let block = base.assumingMemoryBound(to: CBA_Block_layout.self)
+    block.pointee.flags = flags | Int32(CBA_BLOCK_SMALL_DESCRIPTOR)
+    let descriptor = base + 64
+    block.pointee.descriptor = descriptor.assumingMemoryBound(to: CBA_Block_descriptor_1.self)
+    descriptor.storeBytes(of: 48, as: UInt32.self)  // size: 31 bits
+    let signature = "v8@?0"
+    for (index, byte) in signature.utf8.enumerated() { (base + 128 + index).storeBytes(of: byte, as: UInt8.self) }
+    func relative(_ field: Int, to target: Int) -> Int32 { Int32(target - (64 + field)) }
+    descriptor.storeBytes(of: relative(4, to: 128), toByteOffset: 4, as: Int32.self)
+    descriptor.storeBytes(of: layout ?? 0, toByteOffset: 8, as: Int32.self)
+    descriptor.storeBytes(of: relative(12, to: 160), toByteOffset: 12, as: Int32.self)
+    descriptor.storeBytes(of: relative(16, to: 161), toByteOffset: 16, as: Int32.self)
+    return try body(UnsafeRawPointer(base), base)
+  }
+
+  @Test func signatureSizeAndHelpersAreResolvedRelatively() throws {
+    let flags = Int32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_HAS_COPY_DISPOSE | CBA_BLOCK_NEEDS_FREE)
+    try withSmallBlock(flags: flags) { block, base in
+      let info = try BlockInfo(inspecting: block)
+      #expect(info.hasSmallDescriptor)
+      #expect(info.size == 48)
+      #expect(info.signature == "v8@?0")
+      #expect(info.copyHelperAddress == UInt(bitPattern: base + 160))
+      #expect(info.disposeHelperAddress == UInt(bitPattern: base + 161))
+      #expect(info.descriptorReserved == 0)
+    }
+  }
+
+  @Test func noSignatureFlagMeansNoSignature() throws {
+    try withSmallBlock(flags: Int32(CBA_BLOCK_IS_GLOBAL)) { block, _ in
+      let info = try BlockInfo(inspecting: block)
+      #expect(info.signature == nil)
+      #expect(info.copyHelperAddress == nil)
+    }
+  }
+
+  @Test func inlineLayoutStringIsAValueNotAPointer() throws {
+    let flags = Int32(bitPattern: UInt32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_INLINE_LAYOUT_STRING | CBA_BLOCK_IS_GLOBAL) | 0x8000_0000)
+    try withSmallBlock(flags: flags, layout: 0x102) { block, _ in
+      let info = try BlockInfo(inspecting: block)
+      #expect(info.extendedLayout == ExtendedLayout(inlineValue: 0x102))
+      #expect(info.extendedLayout?.strongCount == 1)
+      #expect(info.extendedLayout?.weakCount == 2)
+    }
+  }
+}

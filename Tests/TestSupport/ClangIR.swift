@@ -33,6 +33,8 @@ package struct ClangIR {
       if let range = line.range(of: "c\""), line.contains("constant [") {
         let body = line[range.upperBound...].prefix { $0 != "\"" }
         strings[name] = Self.unescape(body)
+      } else if line.contains(" x i8] zeroinitializer") {
+        strings[name] = []
       } else if line.contains(" global ptr @__block_literal_global") {
         blockVariables[name] = Self.symbol(String(line[line.range(of: " global ptr ")!.upperBound...].prefix { $0 != "," }))
       } else if name.contains("block_descriptor") {
@@ -81,7 +83,7 @@ package struct ClangIR {
   }
 
   /// LLVM's `\XX` escapes to bytes.
-  static func unescape(_ text: Substring) -> [UInt8] {
+  package static func unescape(_ text: Substring) -> [UInt8] {
     var bytes: [UInt8] = []
     var iterator = Array(text.utf8)[...]
     while let byte = iterator.popFirst() {

@@ -31,6 +31,19 @@ package enum Toolchain {
     return name
   }
 
+  /// The folder of the built products (`blocksig`, the test bundle): the one this test
+  /// process runs from.
+  package static let productsDirectory: URL = Bundle.main.executableURL?.resolvingSymlinksInPath()
+    .deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+  /// The built `blocksig` executable.
+  package static var blocksig: String { productsDirectory.appendingPathComponent("blocksig").path }
+
+  /// The toolchain's `lib/swift/linux` folder (its libBlocksRuntime.so, libdispatch.so …).
+  package static var runtimeLibraryDirectory: URL? {
+    binDirectory?.deletingLastPathComponent().appendingPathComponent("lib/swift/linux")
+  }
+
   /// The toolchain's clang.
   package static var clang: String { tool("clang") }
 

@@ -179,6 +179,18 @@ public struct BlockInfo: Hashable, Sendable {
     }
   }
 
+  /// The signature parsed, or nil when the block has none.
+  ///
+  ///     try info.parsedSignature()?.cDeclaration()  // "int (^)(int, long)"
+  ///
+  /// - Throws: ``EncodingError`` when the signature bytes are not a valid encoding.
+  public func parsedSignature(options: ParseOptions = ParseOptions()) throws(EncodingError) -> SignatureEncoding? {
+    guard let signatureBytes else { return nil }
+    return try signatureBytes.withUnsafeBufferPointer { (bytes) throws(EncodingError) in
+      try SignatureEncoding(parsingBytes: bytes, options: options)
+    }
+  }
+
   /// Whether the `isa` names one of the blocks runtime's classes (`_NSConcrete…Block`).
   public var isaIsBlockClass: Bool {
     guard let isaSymbol else { return false }

@@ -11,3 +11,58 @@ import Darwin
 #else
 #error("Unsupported platform")
 #endif
+
+// MARK: - System calls (the one choke point, swift-system `Internals/Syscalls.swift`)
+
+/// An OS error: the failed call and its `errno`, captured once right after the call.
+struct SystemCallError: Error, Sendable {
+  var call: String
+  var code: Int32
+  var message: String { "\(call): \(String(cString: strerror(code)))" }
+}
+
+/// Maps the regular file at `path` read-only. Returns the mapping (nil for an empty file) and its size.
+func system_mapFile(_ path: String) -> Result<(UnsafeMutableRawPointer?, Int), SystemCallError> {
+  var fd: Int32
+  repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+  if fd < 0 { return .failure(SystemCallError(call: "open", code: errno)) }
+  defer { close(fd) }
+  var info = stat()
+  if fstat(fd, &info) != 0 { return .failure(SystemCallError(call: "fstat", code: errno)) }
+  if (info.st_mode & S_IFMT) != S_IFREG { return .failure(SystemCallError(call: "open", code: EINVAL)) }
+  let size = Int(info.st_size)
+  if size == 0 { return .success((nil, 0)) }
+  let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+  if address == MAP_FAILED || address == nil {
+    return .failure(SystemCallError(call: "mmap", code: errno))
+  }
+  return .success((address, size))
+}
+
+/// Unmaps a mapping made by `system_mapFile`.
+func system_unmap(_ address: UnsafeMutableRawPointer, _ size: Int) {
+  _ = munmap(address, size)
+}
+
+/// `memchr`: the first `byte` in `[start, start + count)`.
+@inline(__always)
+func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
+  UnsafeRawPointer(memchr(start, Int32(byte), count))
+}
+
+/// The first occurrence of the three bytes `a b c` in `[start, start + count)`: `memchr` for the
+/// first byte (vectorised in libc), then a compare (glibc's `memmem` needs `_GNU_SOURCE`).
+@inline(__always)
+func system_find3(_ start: UnsafeRawPointer, _ count: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> UnsafeRawPointer? {
+  var position = start
+  var remaining = count
+  while remaining >= 3, let hit = memchr(position, Int32(a), remaining - 2) {
+    let found = UnsafeRawPointer(hit)
+    if found.load(fromByteOffset: 1, as: UInt8.self) == b && found.load(fromByteOffset: 2, as: UInt8.self) == c {
+      return found
+    }
+    remaining -= position.distance(to: found) + 1
+    position = found + 1
+  }
+  return nil
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the whole test suite from a fresh machine: installs the Debian packages the tests
+# use when they are missing, then builds and runs `swift test`.
+#
+#   libblocksruntime-dev  Debian's blocks runtime: the tests load it next to the toolchain's
+#                         to check that blocksig reports two runtimes in one process.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libblocksruntime-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+swift build
+swift test

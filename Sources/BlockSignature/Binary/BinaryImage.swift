@@ -1,0 +1,181 @@
+// The format-neutral view of a binary that the block scanner works on: sections in one address
+// space, symbols, and pointer fixups (relocations, binds) keyed by the address of the slot.
+
+/// A section of a binary placed in the image's address space.
+///
+/// Relocatable objects have no addresses yet: their loaders give each section a synthetic,
+/// non-overlapping address so that relocations and symbols can be resolved the same way.
+struct ImageSection {
+  var name: String
+  var address: UInt64
+  var size: UInt64
+  /// File offset of the contents (relative to the image bytes), or nil for zero-fill sections.
+  var fileOffset: UInt64?
+  var isExecutable: Bool
+  var isWritable: Bool
+  /// GOT-like sections whose slots point at symbols but are not block literals.
+  var isIndirectPointerTable: Bool
+  /// Whether the section holds program data (ELF `PROGBITS`, init arrays; every Mach-O section),
+  /// as opposed to loader tables (`.dynsym`, `.rela.dyn`, `.hash`) whose words are not pointers.
+  var holdsProgramData: Bool = true
+
+  @inline(__always) func contains(_ address: UInt64) -> Bool {
+    address >= self.address && address - self.address < size
+  }
+}
+
+/// A symbol of the image. Names stay in the mapped string table until needed.
+struct ImageSymbol {
+  var nameRange: Range<Int>
+  var address: UInt64
+  var size: UInt64
+  var isDefined: Bool
+  var isFunction: Bool
+  var isObject: Bool
+}
+
+/// Where a pointer slot points, as far as the file says.
+enum PointerValue: Equatable {
+  /// Zero, with no fixup.
+  case null
+  /// An address in the image's address space.
+  case address(UInt64)
+  /// An undefined (imported) symbol plus addend.
+  case symbol(Int, Int64)
+  /// A non-zero word that is not an address (in relocatable objects, a word without a relocation).
+  case data(UInt64)
+}
+
+/// A fixup for one pointer slot, from a relocation, a dynamic relocation or a bind.
+struct PointerFixup {
+  var slot: UInt64
+  var value: PointerValue
+}
+
+/// The format-neutral image the scanner reads.
+struct BinaryImage {
+  var bytes: ByteView
+  var format: BinaryFormat
+  var architecture: String
+  var kind: BinaryKind
+  var hasSymbols: Bool
+  var pointerSize: Int
+  /// Whether raw words in sections are addresses (linked images) or mere addends (objects).
+  var rawWordsAreAddresses: Bool
+  /// Whether addresses are final (false for relocatable objects: `vaddr` is reported as null).
+  var hasFinalAddresses: Bool
+  /// The prefix the format adds to C names (`_` on Mach-O).
+  var symbolPrefix: String
+  /// Sections in the address space (allocated ones only), sorted by address.
+  var sections: [ImageSection]
+  var symbols: [ImageSymbol]
+  /// Sorted by slot, one per slot.
+  var fixups: [PointerFixup]
+  var warnings: [BinaryScanWarning]
+
+  // MARK: Lookup
+
+  /// The section containing `address`, by binary search.
+  func sectionIndex(containing address: UInt64) -> Int? {
+    var low = 0
+    var high = sections.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sections[mid].address <= address { low = mid + 1 } else { high = mid }
+    }
+    let index = low - 1
+    guard index >= 0, sections[index].contains(address) else { return nil }
+    return index
+  }
+
+  /// The fixup for the slot at `address`, by binary search.
+  @inline(__always)
+  func fixup(at address: UInt64) -> PointerValue? {
+    var low = 0
+    var high = fixups.count
+    while low < high {
+      let mid = (low + high) / 2
+      let slot = fixups[mid].slot
+      if slot == address { return fixups[mid].value }
+      if slot < address { low = mid + 1 } else { high = mid }
+    }
+    return nil
+  }
+
+  /// The file offset of `address` if it lies in a section with contents and `length` bytes fit.
+  @inline(__always)
+  func fileOffset(of address: UInt64, length: UInt64, in section: ImageSection) -> UInt64? {
+    guard let base = section.fileOffset, section.contains(address) else { return nil }
+    let delta = address - section.address
+    let (end, overflow) = delta.addingReportingOverflow(length)
+    guard !overflow, end <= section.size else { return nil }
+    return base + delta
+  }
+
+  /// The raw pointer-sized word at `address`: 0 in zero-fill sections, nil outside the image.
+  func rawWord(at address: UInt64) -> UInt64? {
+    guard let index = sectionIndex(containing: address) else { return nil }
+    let section = sections[index]
+    guard let offset = fileOffset(of: address, length: UInt64(pointerSize), in: section) else {
+      if section.fileOffset == nil, section.contains(address) { return 0 }
+      return nil
+    }
+    return bytes.word(offset, size: pointerSize)
+  }
+
+  /// The 32-bit word at `address`, or nil when it is not inside a section with contents.
+  func u32(at address: UInt64) -> UInt32? {
+    guard let index = sectionIndex(containing: address) else { return nil }
+    let section = sections[index]
+    guard let offset = fileOffset(of: address, length: 4, in: section) else {
+      return section.fileOffset == nil ? 0 : nil
+    }
+    return bytes.u32(offset)
+  }
+
+  /// What the pointer slot at `address` points at: its fixup, else its raw word.
+  func pointer(at address: UInt64) -> PointerValue? {
+    if let fixed = fixup(at: address) { return fixed }
+    guard let raw = rawWord(at: address) else { return nil }
+    if raw == 0 { return .null }
+    return rawWordsAreAddresses ? .address(raw) : .data(raw)
+  }
+
+  /// The symbol name bytes as a String, with the format's C prefix removed.
+  func cName(of symbol: ImageSymbol) -> String {
+    var name = bytes.string(symbol.nameRange)
+    if !symbolPrefix.isEmpty, name.hasPrefix(symbolPrefix) { name.removeFirst(symbolPrefix.count) }
+    return name
+  }
+
+  /// The raw symbol name.
+  func name(of symbol: ImageSymbol) -> String { bytes.string(symbol.nameRange) }
+
+  /// A location for reports.
+  func location(of address: UInt64, symbol: String?) -> BinaryLocation? {
+    guard let index = sectionIndex(containing: address) else { return nil }
+    let section = sections[index]
+    let delta = address - section.address
+    return BinaryLocation(
+      address: hasFinalAddresses ? address : nil,
+      section: section.name,
+      sectionOffset: delta,
+      fileOffset: section.fileOffset.map { $0 + delta },
+      symbol: symbol
+    )
+  }
+
+  /// Whether `value` points at code: an executable section or a defined function symbol.
+  func isCode(_ value: PointerValue, functionAddresses: Set<UInt64>) -> Bool {
+    switch value {
+    case .address(let address):
+      if functionAddresses.contains(address) { return true }
+      guard let index = sectionIndex(containing: address) else { return false }
+      return sections[index].isExecutable
+    case .symbol(let index, _):
+      return symbols.indices.contains(index) && !symbols[index].isObject
+    case .null, .data:
+      return false
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// Errors and warnings of the binary scanner (LLVM Object style: name the thing, give hex offsets).
+
+/// A fatal problem with a binary: the file cannot be read, is not a supported format, or its
+/// headers are damaged so that nothing in it can be trusted.
+///
+///     do { _ = try BinaryScanner.scan(fileAt: "libfoo.so") }
+///     catch let error as BinaryScanError { print(error) }  // "section header table at 0x4000 ..."
+public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What kind of problem this is.
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The file could not be opened or mapped.
+    public static let unreadable = Kind(rawValue: "unreadable")
+    /// The file is neither ELF, Mach-O nor an `ar` archive.
+    public static let unrecognizedFormat = Kind(rawValue: "unrecognizedFormat")
+    /// The format is recognised but this variant (class, byte order, machine) is not supported.
+    public static let unsupportedVariant = Kind(rawValue: "unsupportedVariant")
+    /// A header or table lies (partly) outside the file or is internally inconsistent.
+    public static let malformed = Kind(rawValue: "malformed")
+  }
+
+  /// The kind of problem.
+  public var kind: Kind
+  /// The file offset the problem was found at, if there is one.
+  public var offset: UInt64?
+  /// A lower-case message that names the thing and the numbers.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ kind: Kind, offset: UInt64?, _ message: String) {
+    self.kind = kind
+    self.offset = offset
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// A recoverable problem found while scanning (one damaged descriptor, a relocation that points
+/// nowhere). The scan continues; the report lists every warning.
+public struct BinaryScanWarning: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The file offset (or, in linked images, the address) the warning is about, if any.
+  public var offset: UInt64?
+  /// A lower-case message in LLVM's style, e.g.
+  /// "descriptor at 0x1a40 points past end of section .data.rel.ro (size 0x300)".
+  public var message: String
+
+  /// Creates a warning.
+  public init(offset: UInt64?, message: String) {
+    self.offset = offset
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// Formats `value` as `0x…` lower-case hex.
+@inline(__always)
+func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+
+@inline(__always)
+func hex(_ value: Int) -> String { value < 0 ? "-0x" + String(-value, radix: 16) : "0x" + String(value, radix: 16) }

@@ -1,0 +1,128 @@
+// The result of scanning one binary: every block descriptor found, with its literals and evidence.
+
+/// The container format of a scanned binary.
+public enum BinaryFormat: String, Hashable, Sendable, Codable {
+  case elf32 = "ELF32"
+  case elf64 = "ELF64"
+  case machO64 = "Mach-O 64"
+}
+
+/// What a binary is: an object file, a shared library, an executable.
+public enum BinaryKind: String, Hashable, Sendable, Codable {
+  /// A relocatable object (`.o`, archive member, Mach-O `MH_OBJECT`). Addresses are not final.
+  case relocatable
+  /// A shared library (ELF `ET_DYN` without an interpreter, Mach-O dylib or bundle).
+  case sharedLibrary = "shared"
+  /// A position-independent executable (ELF `ET_DYN` with `PT_INTERP`).
+  case positionIndependentExecutable = "pie"
+  /// A dynamically linked fixed-address executable.
+  case executable
+  /// A statically linked executable (no interpreter, no dynamic section).
+  case staticExecutable = "static"
+}
+
+/// A place in a binary: address (absent in relocatable objects), section, offsets and symbol.
+public struct BinaryLocation: Hashable, Sendable {
+  /// The virtual address, or `nil` in a relocatable object where addresses are not final.
+  public var address: UInt64?
+  /// The section name (`.data.rel.ro`, `__DATA,__const`).
+  public var section: String
+  /// The offset from the start of the section.
+  public var sectionOffset: UInt64
+  /// The offset in the file (in an archive: in the member), or `nil` for zero-fill sections.
+  public var fileOffset: UInt64?
+  /// The symbol defined exactly here, if the binary has one.
+  public var symbol: String?
+}
+
+/// A code address referred to by a block: an invoke function or a copy/dispose helper.
+public struct CodeReference: Hashable, Sendable {
+  /// The address, or `nil` in a relocatable object or when it is an undefined symbol.
+  public var address: UInt64?
+  /// The symbol at that address, or the undefined symbol a relocation names.
+  public var symbol: String?
+}
+
+/// A global block literal (`isa == &_NSConcreteGlobalBlock`) that uses a descriptor.
+public struct GlobalBlockLiteral: Hashable, Sendable {
+  /// Where the literal is.
+  public var location: BinaryLocation
+  /// The literal's `flags` word. The corresponding clang ABI field is `Block_layout.flags`.
+  public var flags: UInt32
+  /// The literal's `invoke` function.
+  public var invoke: CodeReference
+}
+
+/// How a descriptor was found. A descriptor found several ways is reported once with all of them.
+public enum BlockEvidence: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+  /// A global literal's `descriptor` field points at it.
+  case literal
+  /// A symbol names it (`__block_descriptor_tmp…`, `__block_descriptor_<size>_…`, `block_descriptor.N`).
+  case symbol
+  /// A pointer slot refers to a string that parses as a block signature, and the words before
+  /// that slot have the shape of a descriptor.
+  case structural
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// A block found in a binary: one descriptor and everything known about it.
+///
+///     let report = try BinaryScanner.scan(fileAt: "a.out")[0]
+///     for block in report.blocks { print(block.signature ?? "-", block.kind) }
+public struct ScannedBlock: Hashable, Sendable {
+  /// Whether a global literal in the file uses the descriptor.
+  public enum Kind: String, Hashable, Sendable, Codable {
+    case global
+    case stack
+  }
+
+  /// Where the descriptor is.
+  public var descriptor: BinaryLocation
+  /// `.global` if a global literal uses this descriptor, else `.stack`.
+  public var kind: Kind
+  /// The block literal size. The corresponding clang ABI field is `Block_descriptor_1.size`.
+  public var size: UInt64
+  /// The copy helper, when the descriptor has `Block_descriptor_2`.
+  public var copyHelper: CodeReference?
+  /// The dispose helper, when the descriptor has `Block_descriptor_2`.
+  public var disposeHelper: CodeReference?
+  /// The signature. The corresponding clang ABI field is `Block_descriptor_3.signature`.
+  public var signature: String?
+  /// The C declaration of the block type, when the signature could be decoded.
+  public var declaration: String?
+  /// The extended layout, when a literal's flags say `BLOCK_HAS_EXTENDED_LAYOUT`: the inline
+  /// value (`0xXYZ`) or the layout bytes in hex.
+  public var extendedLayout: String?
+  /// Every global literal that uses the descriptor, sorted by location.
+  public var literals: [GlobalBlockLiteral]
+  /// How the descriptor was found, sorted.
+  public var evidence: [BlockEvidence]
+}
+
+/// Everything found in one binary (one archive member counts as one binary).
+public struct BinaryScanReport: Hashable, Sendable {
+  /// The path as given, with `(member)` appended for archive members.
+  public var file: String
+  /// The container format.
+  public var format: BinaryFormat
+  /// The architecture, in the spelling of the format's tools (`x86_64`, `aarch64`, `arm64`, `i386`).
+  public var architecture: String
+  /// What the binary is.
+  public var kind: BinaryKind
+  /// Whether the binary has a static symbol table (`.symtab`, Mach-O `LC_SYMTAB` local symbols).
+  public var hasSymbols: Bool
+  /// The blocks, sorted by descriptor address (section and offset in relocatable objects).
+  public var blocks: [ScannedBlock]
+  /// Recoverable problems, in the order found.
+  public var warnings: [BinaryScanWarning]
+  /// The number of section bytes scanned (for throughput figures).
+  public var scannedByteCount: Int
+
+  /// The number of global literals over all blocks.
+  public var globalLiteralCount: Int { blocks.reduce(0) { $0 + $1.literals.count } }
+  /// The number of distinct non-nil signatures.
+  public var distinctSignatureCount: Int { Set(blocks.compactMap(\.signature)).count }
+}

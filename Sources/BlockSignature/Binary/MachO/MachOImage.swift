@@ -1,0 +1,239 @@
+// Loading a 64-bit Mach-O file (objects and linked images) into the scanner's `BinaryImage`.
+
+enum MachOLoader {
+  static let magic64: UInt32 = 0xfeed_facf
+  static let segment64Command: UInt32 = 0x19
+  static let symtabCommand: UInt32 = 0x2
+  static let chainedFixupsCommand: UInt32 = 0x8000_0034
+  static let dyldInfoCommands: Set<UInt32> = [0x22, 0x8000_0022]
+
+  /// Whether `bytes` starts with a Mach-O magic (either byte order, 32 or 64 bits).
+  static func isMachO(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    let value = bytes.loadUnaligned(as: UInt32.self)
+    let little = UInt32(littleEndian: value)
+    let big = UInt32(bigEndian: value)
+    return [0xfeed_facf, 0xfeed_face].contains(little) || [0xfeed_facf, 0xfeed_face].contains(big)
+  }
+
+  // swiftlint:disable:next function_body_length cyclomatic_complexity
+  static func load(_ raw: UnsafeRawBufferPointer) throws(BinaryScanError) -> BinaryImage {
+    guard raw.count >= 4 else { throw BinaryScanError(.unrecognizedFormat, offset: 0, "not a Mach-O file") }
+    let first = raw.loadUnaligned(as: UInt32.self)
+    let order: ByteOrder
+    if UInt32(littleEndian: first) == magic64 {
+      order = .little
+    } else if UInt32(bigEndian: first) == magic64 {
+      order = .big
+    } else {
+      throw BinaryScanError(.unsupportedVariant, offset: 0, "32-bit Mach-O files are not supported")
+    }
+    let bytes = ByteView(base: raw, order: order)
+    guard bytes.contains(offset: 0, length: 32) else {
+      throw BinaryScanError(.malformed, offset: 0, "file is too small for a Mach-O header (size \(hex(raw.count)), need 0x20)")
+    }
+    let cpuType = bytes.u32(4)!
+    let fileType = bytes.u32(12)!
+    let commandCount = UInt64(bytes.u32(16)!)
+    let commandsSize = UInt64(bytes.u32(20)!)
+    guard bytes.contains(offset: 32, length: commandsSize) else {
+      throw BinaryScanError(
+        .malformed, offset: 32,
+        "load commands at 0x20 (size \(hex(commandsSize))) go past end of file (size \(hex(raw.count)))")
+    }
+    let architecture: String
+    switch cpuType {
+    case 0x0100_0007: architecture = "x86_64"
+    case 0x0100_000c: architecture = "arm64"
+    default: architecture = "cputype-\(cpuType)"
+    }
+    let kind: BinaryKind
+    switch fileType {
+    case 1: kind = .relocatable
+    case 2: kind = .positionIndependentExecutable
+    case 6, 8: kind = .sharedLibrary
+    default: throw BinaryScanError(.unsupportedVariant, offset: 12, "unsupported Mach-O file type \(fileType)")
+    }
+    var warnings: [BinaryScanWarning] = []
+    var sections: [ImageSection] = []
+    /// Mach-O section ordinal (1-based) → (image section, relocation offset, count).
+    var ordinals: [(section: ImageSection?, relocationOffset: UInt64, relocationCount: UInt64)] = []
+    var symtab: (offset: UInt64, count: UInt64, stringOffset: UInt64, stringSize: UInt64)?
+    var hasChainedFixups = false
+    var hasDyldInfo = false
+
+    func fixedString(_ offset: UInt64) -> String {
+      var end = offset
+      while end < offset + 16, let byte = bytes.u8(end), byte != 0 { end += 1 }
+      return bytes.string(Int(offset)..<Int(end))
+    }
+
+    var at: UInt64 = 32
+    let commandsEnd = 32 + commandsSize
+    for _ in 0..<commandCount {
+      guard at + 8 <= commandsEnd, let command = bytes.u32(at), let size = bytes.u32(at + 4).map(UInt64.init),
+        size >= 8, at + size <= commandsEnd
+      else {
+        throw BinaryScanError(.malformed, offset: at, "load command at \(hex(at)) goes past end of the load commands (size \(hex(commandsSize)))")
+      }
+      switch command {
+      case segment64Command:
+        guard size >= 72 else {
+          throw BinaryScanError(.malformed, offset: at, "segment command at \(hex(at)) is too small (size \(hex(size)))")
+        }
+        let sectionCount = UInt64(bytes.u32(at + 64)!)
+        let initialProtection = bytes.u32(at + 60)!
+        guard sectionCount <= (size - 72) / 80 else {
+          throw BinaryScanError(.malformed, offset: at, "segment command at \(hex(at)) claims \(sectionCount) sections but has room for \((size - 72) / 80)")
+        }
+        for index in 0..<sectionCount {
+          let header = at + 72 + index * 80
+          let name = fixedString(header + 16) + "," + fixedString(header)
+          let address = bytes.u64(header + 32)!
+          let sectionSize = bytes.u64(header + 40)!
+          let fileOffset = UInt64(bytes.u32(header + 48)!)
+          let relocationOffset = UInt64(bytes.u32(header + 56)!)
+          let relocationCount = UInt64(bytes.u32(header + 60)!)
+          let flags = bytes.u32(header + 64)!
+          let type = flags & 0xff
+          let zeroFill = type == 0x1 || type == 0xc || type == 0x12
+          let threadLocal = type == 0x11 || type == 0x12 || type == 0x13 || type == 0x14 || type == 0x15
+          let debug = flags & 0x0200_0000 != 0
+          var section: ImageSection?
+          if !threadLocal && !debug && sectionSize > 0 {
+            if !zeroFill && !bytes.contains(offset: fileOffset, length: sectionSize) {
+              warnings.append(BinaryScanWarning(
+                offset: fileOffset,
+                message: "section \(name) at \(hex(fileOffset)) (size \(hex(sectionSize))) goes past end of file (size \(hex(raw.count)))"))
+            } else if address.addingReportingOverflow(sectionSize).overflow {
+              warnings.append(BinaryScanWarning(offset: header, message: "section \(name) at address \(hex(address)) with size \(hex(sectionSize)) wraps around the address space"))
+            } else {
+              section = ImageSection(
+                name: name, address: address, size: sectionSize, fileOffset: zeroFill ? nil : fileOffset,
+                isExecutable: flags & 0x8000_0400 != 0,
+                isWritable: initialProtection & 2 != 0,
+                isIndirectPointerTable: type == 0x6 || type == 0x7 || type == 0x8)
+              sections.append(section!)
+            }
+          }
+          ordinals.append((section, relocationOffset, relocationCount))
+        }
+      case symtabCommand:
+        guard size >= 24 else { throw BinaryScanError(.malformed, offset: at, "symtab command at \(hex(at)) is too small") }
+        symtab = (UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!), UInt64(bytes.u32(at + 16)!), UInt64(bytes.u32(at + 20)!))
+      case chainedFixupsCommand:
+        hasChainedFixups = true
+      case _ where dyldInfoCommands.contains(command):
+        hasDyldInfo = true
+      default:
+        break
+      }
+      at += size
+    }
+    sections.sort { $0.address < $1.address }
+
+    // Symbols, every index kept (relocations refer to them by index).
+    var symbols: [ImageSymbol] = []
+    if let table = symtab {
+      let (tableSize, overflow) = table.count.multipliedReportingOverflow(by: 16)
+      if overflow || !bytes.contains(offset: table.offset, length: tableSize)
+        || !bytes.contains(offset: table.stringOffset, length: table.stringSize)
+      {
+        warnings.append(BinaryScanWarning(
+          offset: table.offset,
+          message: "symbol table at \(hex(table.offset)) (\(table.count) entries) or its strings at \(hex(table.stringOffset)) (size \(hex(table.stringSize))) go past end of file (size \(hex(raw.count)))"))
+      } else {
+        symbols.reserveCapacity(Int(table.count))
+        let stringEnd = table.stringOffset + table.stringSize
+        for index in 0..<table.count {
+          let entry = table.offset + index * 16
+          let nameOffset = UInt64(bytes.u32(entry)!)
+          let type = bytes.u8(entry + 4)!
+          let sectionOrdinal = Int(bytes.u8(entry + 5)!)
+          let value = bytes.u64(entry + 8)!
+          var nameRange = 0..<0
+          if nameOffset > 0, nameOffset < table.stringSize,
+            let range = bytes.cStringRange(at: table.stringOffset + nameOffset, end: stringEnd, limit: 65536)
+          {
+            nameRange = range
+          }
+          let isStab = type & 0xe0 != 0
+          let typeBits = type & 0x0e
+          let defined = !isStab && (typeBits == 0x0e || typeBits == 0x02)
+          var executable = false
+          if typeBits == 0x0e, sectionOrdinal >= 1, sectionOrdinal <= ordinals.count,
+            let section = ordinals[sectionOrdinal - 1].section
+          {
+            executable = section.isExecutable
+          }
+          symbols.append(ImageSymbol(
+            nameRange: isStab ? 0..<0 : nameRange, address: value, size: 0, isDefined: defined,
+            isFunction: defined && executable, isObject: defined && !executable))
+        }
+      }
+    }
+
+    // Section relocations of objects: pointer-sized UNSIGNED ones.
+    var fixups: [PointerFixup] = []
+    let subtractorType: UInt32 = cpuType == 0x0100_000c ? 1 : 5
+    for ordinal in ordinals where ordinal.relocationCount > 0 {
+      guard let section = ordinal.section else { continue }
+      let (tableSize, overflow) = ordinal.relocationCount.multipliedReportingOverflow(by: 8)
+      guard !overflow, bytes.contains(offset: ordinal.relocationOffset, length: tableSize) else {
+        warnings.append(BinaryScanWarning(
+          offset: ordinal.relocationOffset,
+          message: "relocations of section \(section.name) at \(hex(ordinal.relocationOffset)) (\(ordinal.relocationCount) entries) go past end of file (size \(hex(raw.count)))"))
+        continue
+      }
+      var previousWasSubtractor = false
+      for index in 0..<ordinal.relocationCount {
+        let entry = ordinal.relocationOffset + index * 8
+        let address = bytes.u32(entry)!
+        let info = bytes.u32(entry + 4)!
+        defer { previousWasSubtractor = address & 0x8000_0000 == 0 && info >> 28 == subtractorType }
+        guard address & 0x8000_0000 == 0 else { continue }  // scattered: not on 64-bit targets
+        let symbolNumber = Int(info & 0x00ff_ffff)
+        let pcRelative = (info >> 24) & 1 == 1
+        let length = (info >> 25) & 3
+        let isExtern = (info >> 27) & 1 == 1
+        let type = info >> 28
+        guard type == 0, length == 3, !pcRelative, !previousWasSubtractor else { continue }
+        let slot = section.address &+ UInt64(address)
+        guard UInt64(address) + 8 <= section.size, let fileOffset = section.fileOffset,
+          let inPlace = bytes.u64(fileOffset + UInt64(address))
+        else {
+          warnings.append(BinaryScanWarning(
+            offset: entry, message: "relocation at \(hex(entry)) points past end of section \(section.name) (size \(hex(section.size)))"))
+          continue
+        }
+        if isExtern {
+          guard symbolNumber < symbols.count else {
+            warnings.append(BinaryScanWarning(offset: entry, message: "relocation at \(hex(entry)) refers to symbol \(symbolNumber) past end of symbol table"))
+            continue
+          }
+          let symbol = symbols[symbolNumber]
+          fixups.append(PointerFixup(
+            slot: slot,
+            value: symbol.isDefined
+              ? .address(symbol.address &+ inPlace) : .symbol(symbolNumber, Int64(bitPattern: inPlace))))
+        } else {
+          fixups.append(PointerFixup(slot: slot, value: .address(inPlace)))
+        }
+      }
+    }
+    fixups.sort { $0.slot < $1.slot }
+    if kind != .relocatable && hasChainedFixups {
+      warnings.append(BinaryScanWarning(
+        offset: nil,
+        message: "chained fixups are not decoded: pointers are read as raw words, so global literals and some descriptors may be missed"))
+    } else if kind != .relocatable && hasDyldInfo {
+      warnings.append(BinaryScanWarning(
+        offset: nil, message: "dyld bind opcodes are not decoded: global literals (bound to _NSConcreteGlobalBlock) are not detected"))
+    }
+    return BinaryImage(
+      bytes: bytes, format: .machO64, architecture: architecture, kind: kind,
+      hasSymbols: !symbols.isEmpty, pointerSize: 8,
+      rawWordsAreAddresses: kind != .relocatable, hasFinalAddresses: kind != .relocatable,
+      symbolPrefix: "_", sections: sections, symbols: symbols, fixups: fixups, warnings: warnings)
+  }
+}

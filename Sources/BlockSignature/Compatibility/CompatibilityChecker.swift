@@ -1,0 +1,441 @@
+/// The result of a compatibility check: the level, and every finding.
+///
+///     let report = CompatibilityChecker(level: .equivalent).check(candidate, against: expected)
+///     if !report.isCompatible {
+///       for diagnostic in report.diagnostics { print(diagnostic) }
+///     }
+public struct CompatibilityReport: Hashable, Sendable {
+  /// The level checked.
+  public var level: CompatibilityLevel
+  /// The data model sizes and register classes were taken from.
+  public var model: DataModel
+  /// The findings, in signature order: return value first, then arguments.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a report.
+  public init(level: CompatibilityLevel, model: DataModel, diagnostics: [Diagnostic]) {
+    self.level = level
+    self.model = model
+    self.diagnostics = diagnostics
+  }
+
+  /// Whether no diagnostic is an error (warnings and notes allowed).
+  public var isCompatible: Bool { !diagnostics.contains { $0.severity == .error } }
+}
+
+/// Checks whether a candidate signature can be used where another is expected, and explains
+/// every difference.
+///
+/// Both signatures may be blocks, methods or plain C functions: the return types are compared,
+/// then the explicit arguments in order, so method arguments 2… meet block arguments 1…
+/// (except at ``CompatibilityLevel/blocksKit`` and ``CompatibilityLevel/aspects``, which follow
+/// their libraries' own mapping).
+///
+///     let checker = CompatibilityChecker(level: .abi)
+///     let report = checker.check(
+///       try SignatureEncoding(parsing: "v20@?0q8i16"),      // candidate block
+///       against: try SignatureEncoding(parsing: "v24@0:8i16i20"))  // expected method
+///     report.isCompatible                 // false
+///     report.diagnostics[0].message       // argument 1: size 8 does not match size 4 (q vs i)
+///
+/// A check allocates nothing when the signatures are compatible with no finding; only the
+/// diagnostics it returns are allocated.
+public struct CompatibilityChecker: Hashable, Sendable {
+  /// How strictly to compare.
+  public var level: CompatibilityLevel
+  /// The target whose sizes and calling convention the ``CompatibilityLevel/abi`` level uses.
+  public var model: DataModel
+
+  /// Creates a checker.
+  public init(level: CompatibilityLevel = .equivalent, model: DataModel = .x86_64SysV) {
+    self.level = level
+    self.model = model
+  }
+
+  /// Checks `candidate` against `expected`.
+  ///
+  /// - Complexity: O(*n*) in the size of both signatures.
+  public func check(_ candidate: SignatureEncoding, against expected: SignatureEncoding)
+    -> CompatibilityReport
+  {
+    var run = CheckRun(candidate: candidate, expected: expected, level: level, model: model)
+    switch level {
+    case .identical, .equivalent, .abi: run.checkPositionally()
+    case .blocksKit: run.checkBlocksKit()
+    case .aspects: run.checkAspects()
+    }
+    return CompatibilityReport(level: level, model: model, diagnostics: run.diagnostics)
+  }
+
+  /// Parses both signatures and checks them.
+  ///
+  ///     try CompatibilityChecker(level: .blocksKit).check("v@?i", against: "v@:d").isCompatible  // false
+  ///
+  /// - Throws: ``SignatureError`` with the parser's byte offset when either text is malformed.
+  public func check(_ candidate: String, against expected: String) throws(SignatureError)
+    -> CompatibilityReport
+  {
+    let parsedCandidate: SignatureEncoding
+    let parsedExpected: SignatureEncoding
+    do {
+      parsedCandidate = try SignatureEncoding(parsing: candidate)
+      parsedExpected = try SignatureEncoding(parsing: expected)
+    } catch {
+      throw SignatureError(error)
+    }
+    return check(parsedCandidate, against: parsedExpected)
+  }
+
+  /// Checks a block signature against a Swift function type, mapped to the block signature a
+  /// `@convention(block)` closure of that type carries on the checker's ``model``.
+  ///
+  ///     let type = try SwiftFunctionType(parsing: "(Int32, UnsafePointer<CChar>?) -> Int32")
+  ///     CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type)
+  ///       .isCompatible  // true
+  public func check(_ candidate: SignatureEncoding, against function: SwiftFunctionType)
+    -> CompatibilityReport
+  {
+    check(candidate, against: function.blockEncoding)
+  }
+
+  /// Checks a live block (for example a Swift `@convention(block)` closure, through
+  /// `unsafeBitCast(closure, to: UnsafeRawPointer.self)` and ``BlockInfo/init(inspecting:runtime:)``)
+  /// against a Swift function type.
+  ///
+  /// - Throws: ``SignatureError`` when the block has no signature or a malformed one.
+  public func check(block: BlockInfo, against function: SwiftFunctionType) throws(SignatureError)
+    -> CompatibilityReport
+  {
+    check(try MethodSignature(block: block, model: model).encoding, against: function)
+  }
+}
+
+/// One check in progress: the two signatures, their hidden-argument counts and the findings.
+struct CheckRun {
+  let candidate: SignatureEncoding
+  let expected: SignatureEncoding
+  let level: CompatibilityLevel
+  let model: DataModel
+  let candidateHidden: Int
+  let expectedHidden: Int
+  var diagnostics: [Diagnostic] = []
+  private var ranges:
+    (
+      candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
+      expected: (returnType: Range<Int>, arguments: [Range<Int>])
+    )?
+
+  init(candidate: SignatureEncoding, expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel)
+  {
+    self.candidate = candidate
+    self.expected = expected
+    self.level = level
+    self.model = model
+    candidateHidden = SignatureEncoding.hiddenArgumentCount(of: candidate.kind)
+    expectedHidden = SignatureEncoding.hiddenArgumentCount(of: expected.kind)
+  }
+
+  // MARK: Emitting
+
+  /// The byte ranges, computed once, on the first finding.
+  private mutating func typeRanges() -> (
+    candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
+    expected: (returnType: Range<Int>, arguments: [Range<Int>])
+  ) {
+    if let ranges { return ranges }
+    let computed = (candidate.typeRanges(), expected.typeRanges())
+    ranges = computed
+    return computed
+  }
+
+  /// Records a finding at a type position; `candidateIndex`/`expectedIndex` are absolute
+  /// argument indices, `nil` for the return value.
+  mutating func emit(
+    _ message: DiagnosticMessage, candidateIndex: Int?, expectedIndex: Int?, fixIt: Bool = true,
+    notes: [Diagnostic.Note] = []
+  ) {
+    let all = typeRanges()
+    let candidateType: TypeEncoding?
+    let expectedType: TypeEncoding?
+    let candidateRange: Range<Int>?
+    let expectedRange: Range<Int>?
+    let position: Diagnostic.Position
+    if let candidateIndex {
+      position = .argument(candidateIndex)
+      candidateType =
+        candidate.arguments.indices.contains(candidateIndex) ? candidate.arguments[candidateIndex].type : nil
+      candidateRange =
+        all.candidate.arguments.indices.contains(candidateIndex)
+        ? all.candidate.arguments[candidateIndex] : nil
+    } else {
+      position = .returnValue
+      candidateType = candidate.returnType
+      candidateRange = all.candidate.returnType
+    }
+    if let expectedIndex {
+      expectedType =
+        expected.arguments.indices.contains(expectedIndex) ? expected.arguments[expectedIndex].type : nil
+      expectedRange =
+        all.expected.arguments.indices.contains(expectedIndex) ? all.expected.arguments[expectedIndex] : nil
+    } else if candidateIndex == nil {
+      expectedType = expected.returnType
+      expectedRange = all.expected.returnType
+    } else {
+      expectedType = nil
+      expectedRange = nil
+    }
+    var notes = notes
+    if let candidateIndex, let expectedIndex, candidateIndex != expectedIndex {
+      notes.append(
+        Diagnostic.Note(CompatibilityMessages.mapsToArgument(candidateIndex, expectedIndex, expected.kind)))
+    }
+    var fixIts: [Diagnostic.FixIt] = []
+    if fixIt, message.severity == .error, let expectedType, let candidateRange, let candidateType {
+      let replacement = expectedType.description
+      fixIts.append(
+        Diagnostic.FixIt(
+          message:
+            "replace \(TypeEncoding.display(candidateType)) with \(TypeEncoding.display(expectedType))",
+          range: candidateRange, replacement: replacement))
+    }
+    diagnostics.append(
+      Diagnostic(
+        message,
+        location: Diagnostic.Location(
+          position: position, candidate: candidateType?.description ?? "",
+          expected: expectedType?.description ?? "",
+          candidateRange: candidateRange, expectedRange: expectedRange),
+        notes: notes, fixIts: fixIts))
+  }
+
+  /// Records a finding about the whole signature; the fix-it is the expected signature in the
+  /// candidate's form, when it converts.
+  mutating func emitSignature(_ message: DiagnosticMessage, notes: [Diagnostic.Note] = []) {
+    let text = candidate.description
+    var fixIts: [Diagnostic.FixIt] = []
+    if message.severity == .error,
+      let converted = try? expected.converted(to: candidate.kind, model: model)
+    {
+      fixIts.append(
+        Diagnostic.FixIt(
+          message:
+            "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(converted)",
+          range: 0..<text.utf8.count,
+          replacement: converted.description))
+    }
+    diagnostics.append(
+      Diagnostic(
+        message,
+        location: Diagnostic.Location(
+          position: .signature, candidate: text, expected: expected.description,
+          candidateRange: 0..<text.utf8.count, expectedRange: 0..<expected.description.utf8.count),
+        notes: notes, fixIts: fixIts))
+  }
+
+  // MARK: identical, equivalent, abi
+
+  mutating func checkPositionally() {
+    compare(candidate.returnType, expected.returnType, candidateIndex: nil, expectedIndex: nil)
+    let candidateCount = candidate.arguments.count - candidateHidden
+    let expectedCount = expected.arguments.count - expectedHidden
+    if candidateCount != expectedCount {
+      emitSignature(CompatibilityMessages.argumentCountMismatch(candidateCount, expectedCount))
+    }
+    for offset in 0..<min(candidateCount, expectedCount) {
+      let c = candidateHidden + offset
+      let e = expectedHidden + offset
+      compare(candidate.arguments[c].type, expected.arguments[e].type, candidateIndex: c, expectedIndex: e)
+    }
+  }
+
+  /// Compares two types at one position under the identical, equivalent or abi level.
+  mutating func compare(_ a: TypeEncoding, _ b: TypeEncoding, candidateIndex: Int?, expectedIndex: Int?) {
+    let position: Diagnostic.Position = candidateIndex.map { .argument($0) } ?? .returnValue
+    if a == .unencodable && b == .unencodable {
+      emit(
+        CompatibilityMessages.unencodableArgument(position), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
+      return
+    }
+    switch level {
+    case .identical:
+      if a != b {
+        emit(
+          CompatibilityMessages.typeMismatch(position, TypeEncoding.display(a), TypeEncoding.display(b)),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      }
+    case .equivalent:
+      if let difference = a.equivalenceDifference(to: b) {
+        emit(
+          CompatibilityMessages.notEquivalent(
+            position, TypeEncoding.display(a), TypeEncoding.display(b), difference.reason),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      }
+    default:
+      if a.equivalenceDifference(to: b) != nil {
+        compareABI(a, b, position: position, candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      }
+    }
+  }
+
+  mutating func compareABI(
+    _ a: TypeEncoding, _ b: TypeEncoding, position: Diagnostic.Position, candidateIndex: Int?,
+    expectedIndex: Int?
+  ) {
+    let isParameter = candidateIndex != nil
+    let x = a.abiShape(for: model, asParameter: isParameter)
+    let y = b.abiShape(for: model, asParameter: isParameter)
+    let aText = TypeEncoding.display(a)
+    let bText = TypeEncoding.display(b)
+    guard x.isSizeKnown && y.isSizeKnown else {
+      emit(
+        CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
+      return
+    }
+    if !isParameter, y.passing == .void, x.passing != .memory {
+      emit(CompatibilityMessages.ignoredReturnValue(aText), candidateIndex: nil, expectedIndex: nil)
+      return
+    }
+    if x.size != y.size {
+      emit(
+        CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      return
+    }
+    if x.passing != y.passing {
+      emit(
+        CompatibilityMessages.registerClassMismatch(position, x.passing.name, y.passing.name, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      return
+    }
+    if x.passing == .memory, x.alignment != y.alignment {
+      emit(
+        CompatibilityMessages.alignmentMismatch(position, x.alignment, y.alignment, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      return
+    }
+    let (p, q) = (a.scalarKind, b.scalarKind)
+    switch (p, q) {
+    case (.signedInteger, .unsignedInteger), (.unsignedInteger, .signedInteger):
+      emit(
+        CompatibilityMessages.signednessMismatch(
+          position, x.size, aText, bText, candidateIsSigned: p == .signedInteger),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+    case (.bool, .signedInteger), (.bool, .unsignedInteger), (.signedInteger, .bool),
+      (.unsignedInteger, .bool):
+      emit(
+        CompatibilityMessages.boolMismatch(position, aText, bText), candidateIndex: candidateIndex,
+        expectedIndex: expectedIndex)
+    case (.pointer, .signedInteger), (.pointer, .unsignedInteger), (.signedInteger, .pointer),
+      (.unsignedInteger, .pointer):
+      emit(
+        CompatibilityMessages.integerPointerMix(position, x.size, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+    default:
+      break
+    }
+  }
+
+  // MARK: blockskit
+
+  /// Whether the two signatures have the same types (offsets ignored): `-[NSMethodSignature isEqual:]`.
+  private var typesAreIdentical: Bool {
+    guard candidate.returnType == expected.returnType, candidate.arguments.count == expected.arguments.count
+    else {
+      return false
+    }
+    for index in candidate.arguments.indices
+    where candidate.arguments[index].type != expected.arguments[index].type {
+      return false
+    }
+    return true
+  }
+
+  /// Compares first characters; a pass that the equivalent level would reject is a warning.
+  private mutating func compareFirstCharacters(
+    _ a: TypeEncoding, _ b: TypeEncoding, candidateIndex: Int?, expectedIndex: Int?
+  ) -> Bool {
+    let position: Diagnostic.Position = candidateIndex.map { .argument($0) } ?? .returnValue
+    let aText = TypeEncoding.display(a)
+    let bText = TypeEncoding.display(b)
+    if a.firstByte != b.firstByte {
+      emit(
+        CompatibilityMessages.firstCharacterMismatch(
+          position, Self.code(a.firstByte), Self.code(b.firstByte), aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      return false
+    }
+    if a.equivalenceDifference(to: b) != nil {
+      emit(
+        CompatibilityMessages.looserMatch(position, level, aText, bText),
+        candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+    }
+    return true
+  }
+
+  private static func code(_ byte: UInt8) -> String {
+    byte == 0 ? "\\0" : String(decoding: CollectionOfOne(byte), as: UTF8.self)
+  }
+
+  mutating func checkBlocksKit() {
+    if typesAreIdentical { return }
+    guard
+      compareFirstCharacters(
+        candidate.returnType, expected.returnType, candidateIndex: nil, expectedIndex: nil)
+    else { return }
+    let candidateCount = candidate.arguments.count
+    let expectedCount = expected.arguments.count
+    if candidateCount == expectedCount {
+      emitSignature(CompatibilityMessages.blocksKitAmbiguousLength(candidateCount))
+      return
+    }
+    let candidateIsMethod = candidateCount > expectedCount
+    let methodCount = max(candidateCount, expectedCount)
+    let blockCount = min(candidateCount, expectedCount)
+    let note = Diagnostic.Note(
+      CompatibilityMessages.blocksKitLongerIsMethod(candidateIsMethod ? "candidate" : "expected", methodCount)
+    )
+    if blockCount != methodCount - 1 {
+      emitSignature(CompatibilityMessages.blocksKitArgumentCount(blockCount, methodCount), notes: [note])
+      return
+    }
+    for methodIndex in 2..<max(2, methodCount) {
+      let blockIndex = methodIndex - 1
+      let (c, e) = candidateIsMethod ? (methodIndex, blockIndex) : (blockIndex, methodIndex)
+      _ = compareFirstCharacters(
+        candidate.arguments[c].type, expected.arguments[e].type, candidateIndex: c, expectedIndex: e)
+    }
+  }
+
+  // MARK: aspects
+
+  mutating func checkAspects() {
+    // The expected signature in method numbering: arguments 2… are its explicit arguments.
+    let expectedExplicit = expected.arguments.count - expectedHidden
+    let methodCount = 2 + expectedExplicit
+    let blockCount = candidate.arguments.count
+    if candidate.returnType.equivalenceDifference(to: expected.returnType) != nil {
+      emit(
+        CompatibilityMessages.aspectsIgnoresReturn(
+          TypeEncoding.display(candidate.returnType), TypeEncoding.display(expected.returnType)),
+        candidateIndex: nil, expectedIndex: nil)
+    }
+    if blockCount > methodCount {
+      emitSignature(CompatibilityMessages.aspectsTooManyArguments(blockCount, methodCount))
+      return
+    }
+    if blockCount > 1, candidate.arguments[1].type.firstByte != UInt8(ascii: "@") {
+      emit(
+        CompatibilityMessages.aspectsFirstArgumentNotObject(
+          TypeEncoding.display(candidate.arguments[1].type)),
+        candidateIndex: 1, expectedIndex: nil, fixIt: false)
+      return
+    }
+    for index in 2..<max(2, blockCount) {
+      let e = expectedHidden + index - 2
+      _ = compareFirstCharacters(
+        candidate.arguments[index].type, expected.arguments[e].type, candidateIndex: index, expectedIndex: e)
+    }
+  }
+}

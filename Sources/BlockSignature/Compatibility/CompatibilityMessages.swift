@@ -1,0 +1,211 @@
+// The catalog of compatibility messages, in alphabetical order. Each message's identifier is
+// the name of the function that makes it (swift-syntax `ParserDiagnosticMessages.swift`).
+// Text is lower case, has no final full stop, and names the position, the numbers and both
+// encodings.
+
+/// The messages a compatibility check can produce.
+///
+///     CompatibilityMessages.sizeMismatch(.argument(2), 8, 4, "q", "i").message
+///     // argument 2: size 8 does not match size 4 (q vs i)
+public enum CompatibilityMessages {
+  /// The domain of every message here.
+  public static let domain = "BlockSignature"
+
+  private static func make(_ severity: DiagnosticSeverity, _ text: String, function: String = #function)
+    -> DiagnosticMessage
+  {
+    let name = function.prefix { $0 != "(" }
+    return DiagnosticMessage(
+      message: text, id: MessageID(domain: domain, id: String(name)), severity: severity)
+  }
+
+  /// Alignments differ for a type passed in memory.
+  public static func alignmentMismatch(
+    _ position: Diagnostic.Position, _ candidate: Int, _ expected: Int, _ candidateType: String,
+    _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .error,
+      "\(position): alignment \(candidate) does not match alignment \(expected) (\(candidateType) vs \(expectedType))"
+    )
+  }
+
+  /// The explicit argument counts differ.
+  public static func argumentCountMismatch(_ candidate: Int, _ expected: Int) -> DiagnosticMessage {
+    make(
+      .error,
+      "signature: argument count \(candidate) does not match \(expected) (arguments after the block, self and _cmd)"
+    )
+  }
+
+  /// Aspects: the block's argument 1 receives the aspect info object.
+  public static func aspectsFirstArgumentNotObject(_ candidateType: String) -> DiagnosticMessage {
+    make(
+      .error,
+      "argument 1: aspects passes its aspect info object (@) here, but the block takes \(candidateType)")
+  }
+
+  /// Aspects: the return type is not compared.
+  public static func aspectsIgnoresReturn(_ candidateType: String, _ expectedType: String)
+    -> DiagnosticMessage
+  {
+    make(.warning, "return: not compared at level aspects (\(candidateType) vs \(expectedType))")
+  }
+
+  /// Aspects: the block takes more arguments than the method passes.
+  public static func aspectsTooManyArguments(_ candidate: Int, _ expected: Int) -> DiagnosticMessage {
+    make(.error, "signature: the block takes \(candidate) arguments but the method passes \(expected)")
+  }
+
+  /// BlocksKit: equal argument counts, so it cannot tell the method from the block.
+  public static func blocksKitAmbiguousLength(_ count: Int) -> DiagnosticMessage {
+    make(
+      .error,
+      "signature: both signatures have \(count) arguments, so blockskit cannot tell the block from the method"
+    )
+  }
+
+  /// BlocksKit: the block must take exactly one argument fewer than the method.
+  public static func blocksKitArgumentCount(_ block: Int, _ method: Int) -> DiagnosticMessage {
+    make(
+      .error,
+      "signature: the block takes \(block) arguments; blockskit needs exactly \(method - 1) for a method with \(method)"
+    )
+  }
+
+  /// BlocksKit: which side was taken as the method.
+  public static func blocksKitLongerIsMethod(_ side: String, _ count: Int) -> DiagnosticMessage {
+    make(.note, "blockskit takes the longer signature (\(side), \(count) arguments) as the method")
+  }
+
+  /// A `_Bool` against another one-byte integer.
+  public static func boolMismatch(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String
+  )
+    -> DiagnosticMessage
+  {
+    make(
+      .warning,
+      "\(position): bool does not match a non-bool integer of size 1 (\(candidateType) vs \(expectedType)); a bool must be 0 or 1"
+    )
+  }
+
+  /// First characters differ (the BlocksKit and Aspects rule).
+  public static func firstCharacterMismatch(
+    _ position: Diagnostic.Position, _ candidateCode: String, _ expectedCode: String, _ candidateType: String,
+    _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .error,
+      "\(position): type code '\(candidateCode)' does not match '\(expectedCode)' (\(candidateType) vs \(expectedType))"
+    )
+  }
+
+  /// A value returned where void is expected.
+  public static func ignoredReturnValue(_ candidateType: String) -> DiagnosticMessage {
+    make(
+      .warning, "return: the candidate returns \(candidateType) where void is expected; the value is ignored")
+  }
+
+  /// An integer against a pointer of the same size.
+  public static func integerPointerMix(
+    _ position: Diagnostic.Position, _ size: Int, _ candidateType: String, _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .warning,
+      "\(position): an integer and a pointer share size \(size) and the integer class (\(candidateType) vs \(expectedType))"
+    )
+  }
+
+  /// A looser level accepts what the equivalent level rejects.
+  public static func looserMatch(
+    _ position: Diagnostic.Position, _ level: CompatibilityLevel, _ candidateType: String,
+    _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .warning,
+      "\(position): \(level.rawValue) accepts \(candidateType) for \(expectedType) by first character only")
+  }
+
+  /// The candidate's argument maps to another index in the expected signature.
+  public static func mapsToArgument(_ candidate: Int, _ expected: Int, _ form: SignatureEncoding.Kind)
+    -> DiagnosticMessage
+  {
+    let name =
+      switch form {
+      case .block: "block"
+      case .method: "method"
+      case .types: "function"
+      }
+    return make(.note, "candidate argument \(candidate) is argument \(expected) of the expected \(name)")
+  }
+
+  /// Not equivalent, with the first structural difference.
+  public static func notEquivalent(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String, _ reason: String
+  ) -> DiagnosticMessage {
+    make(.error, "\(position): \(candidateType) is not equivalent to \(expectedType): \(reason)")
+  }
+
+  /// Same size, different register class.
+  public static func registerClassMismatch(
+    _ position: Diagnostic.Position, _ candidateClass: String, _ expectedClass: String,
+    _ candidateType: String,
+    _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .error,
+      "\(position): register class \(candidateClass) does not match \(expectedClass) (\(candidateType) vs \(expectedType))"
+    )
+  }
+
+  /// Integers of the same size and different signedness.
+  public static func signednessMismatch(
+    _ position: Diagnostic.Position, _ size: Int, _ candidateType: String, _ expectedType: String,
+    candidateIsSigned: Bool
+  ) -> DiagnosticMessage {
+    let (a, b) = candidateIsSigned ? ("signed", "unsigned") : ("unsigned", "signed")
+    return make(
+      .warning,
+      "\(position): \(a) integer does not match \(b) integer of size \(size) (\(candidateType) vs \(expectedType))"
+    )
+  }
+
+  /// Sizes differ.
+  public static func sizeMismatch(
+    _ position: Diagnostic.Position, _ candidate: Int, _ expected: Int, _ candidateType: String,
+    _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .error,
+      "\(position): size \(candidate) does not match size \(expected) (\(candidateType) vs \(expectedType))")
+  }
+
+  /// The types are not the same (identical level).
+  public static func typeMismatch(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String
+  )
+    -> DiagnosticMessage
+  {
+    make(.error, "\(position): type \(candidateType) does not match \(expectedType)")
+  }
+
+  /// Neither side has an encoding.
+  public static func unencodableArgument(_ position: Diagnostic.Position) -> DiagnosticMessage {
+    make(
+      .warning,
+      "\(position): neither type has an encoding (a vector, member pointer or _BitInt); not compared")
+  }
+
+  /// A size cannot be known from the encoding.
+  public static func unknownSize(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String
+  )
+    -> DiagnosticMessage
+  {
+    make(
+      .warning,
+      "\(position): the size of \(candidateType) or \(expectedType) is not known from its encoding; not compared"
+    )
+  }
+}

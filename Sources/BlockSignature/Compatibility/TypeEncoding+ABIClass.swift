@@ -1,0 +1,276 @@
+// How a value is passed or returned on a data model: the abi level compares these.
+// Computed without allocating (the layout engine's measuring walk, no field arrays).
+
+/// A System V x86_64 eightbyte class.
+enum RegisterClass: UInt8, Hashable, Sendable {
+  case none, integer, sse, x87
+
+  var name: String {
+    switch self {
+    case .none: "none"
+    case .integer: "integer"
+    case .sse: "sse"
+    case .x87: "x87"
+    }
+  }
+
+  /// The System V merge rule for two classes sharing an eightbyte.
+  func merged(with other: RegisterClass) -> RegisterClass {
+    if self == other || other == .none { return self }
+    if self == .none { return other }
+    if self == .integer || other == .integer { return .integer }
+    if self == .x87 || other == .x87 { return .x87 }
+    return .sse
+  }
+}
+
+/// How a value travels between caller and callee.
+enum ParameterPassing: Hashable, Sendable {
+  /// `void`.
+  case void
+  /// System V: the classes of the (at most two) eightbytes.
+  case eightbytes(RegisterClass, RegisterClass)
+  /// Through memory (on the stack, or through a hidden pointer for a return value).
+  case memory
+  /// In floating-point registers: `count` values of `size` bytes (AAPCS64 homogeneous
+  /// aggregates; scalar floats elsewhere).
+  case floatingPoint(size: Int, count: Int)
+  /// In `count` general-purpose registers (or stack words).
+  case integer(count: Int)
+  /// The encoding does not say (unencodable, `?`, unexpanded structure).
+  case unknown
+
+  var name: String {
+    switch self {
+    case .void: "void"
+    case .eightbytes(let a, .none): a.name
+    case .eightbytes(let a, let b): "\(a.name), \(b.name)"
+    case .memory: "memory"
+    case .floatingPoint(let size, 1): "floating point (\(size) bytes)"
+    case .floatingPoint(let size, let count): "floating point (\(count) × \(size) bytes)"
+    case .integer(1): "integer"
+    case .integer(let count): "integer (\(count) registers)"
+    case .unknown: "unknown"
+    }
+  }
+}
+
+/// The calling-convention family of a data model.
+enum CallingConvention {
+  case systemV, aapcs64, windowsX64, i386
+
+  init(_ model: DataModel) {
+    if model.name.hasPrefix("aarch64") || model.name.hasPrefix("arm64") {
+      self = .aapcs64
+    } else if model.usesMicrosoftBitfields && model.pointerSize == 8 {
+      self = .windowsX64
+    } else if model.pointerSize == 4 {
+      self = .i386
+    } else {
+      self = .systemV
+    }
+  }
+}
+
+/// What a scalar is, for the abi level's warnings.
+enum ScalarKind: Hashable {
+  case signedInteger, unsignedInteger, bool, pointer, floatingPoint, other
+}
+
+/// Size, alignment and passing of one type on one model.
+struct ABIShape: Hashable {
+  var size: Int
+  var alignment: Int
+  var passing: ParameterPassing
+  var isSizeKnown: Bool
+}
+
+extension TypeEncoding {
+  /// The scalar kind, qualifiers removed.
+  var scalarKind: ScalarKind {
+    switch unqualified {
+    case .primitive(let code):
+      switch code {
+      case .char, .short, .int, .long, .longLong, .int128: .signedInteger
+      case .unsignedChar, .unsignedShort, .unsignedInt, .unsignedLong, .unsignedLongLong, .unsignedInt128:
+        .unsignedInteger
+      case .bool: .bool
+      case .cString, .class, .selector, .atom: .pointer
+      case .float, .double, .longDouble, .otherFloat: .floatingPoint
+      default: .other
+      }
+    case .object, .block, .pointer, .array: .pointer
+    default: .other
+    }
+  }
+
+  /// How the type is passed on `model`; `asParameter` makes an array a pointer.
+  func abiShape(for model: DataModel, asParameter: Bool) -> ABIShape {
+    var type = unqualified
+    if asParameter, case .array = type { type = .pointer(.primitive(.void)) }
+    var engine = LayoutEngine(model: model)
+    guard let (size, alignment) = try? engine.measure(type) else {
+      return ABIShape(size: 0, alignment: 1, passing: .unknown, isSizeKnown: false)
+    }
+    let unknown = engine.caveats.contains(.unknownSize) || engine.caveats.contains(.fieldsNotEncoded)
+    if case .primitive(.void) = type {
+      return ABIShape(size: 0, alignment: 1, passing: .void, isSizeKnown: true)
+    }
+    if unknown { return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: false) }
+    let passing: ParameterPassing
+    switch CallingConvention(model) {
+    case .systemV: passing = type.systemVPassing(size: size, model: model)
+    case .aapcs64: passing = type.aapcs64Passing(size: size, model: model)
+    case .windowsX64: passing = type.windowsPassing(size: size)
+    case .i386: passing = type.i386Passing(size: size)
+    }
+    return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
+  }
+
+  private var isAggregate: Bool {
+    switch self {
+    case .structure, .union, .array, .complex: true
+    case .atomic(let inner): inner.unqualified.isAggregate
+    default: false
+    }
+  }
+
+  // MARK: System V x86_64
+
+  private func systemVPassing(size: Int, model: DataModel) -> ParameterPassing {
+    if case .primitive(.longDouble) = self { return .eightbytes(.x87, .x87) }
+    guard size <= 16 else { return .memory }
+    var classes: (RegisterClass, RegisterClass) = (.none, .none)
+    var engine = LayoutEngine(model: model)
+    guard classifySystemV(at: 0, into: &classes, engine: &engine) else { return .memory }
+    if isAggregate && (classes.0 == .x87 || classes.1 == .x87) { return .memory }
+    return .eightbytes(classes.0, classes.1)
+  }
+
+  /// Adds this type's leaves at byte `offset` to the eightbyte classes; false means memory.
+  private func classifySystemV(
+    at offset: Int, into classes: inout (RegisterClass, RegisterClass), engine: inout LayoutEngine
+  ) -> Bool {
+    func add(_ registerClass: RegisterClass, from start: Int, size: Int) {
+      let end = start + max(size, 1) - 1
+      for eightbyte in (start / 8)...(end / 8) {
+        if eightbyte == 0 { classes.0 = classes.0.merged(with: registerClass) }
+        if eightbyte == 1 { classes.1 = classes.1.merged(with: registerClass) }
+      }
+    }
+    let type = unqualified
+    guard let (size, alignment) = try? engine.measure(type) else { return false }
+    if size > 0, offset % alignment != 0 { return false }  // unaligned field: memory
+    switch type {
+    case .primitive(let code):
+      switch code {
+      case .float, .double, .otherFloat: add(.sse, from: offset, size: size)
+      case .longDouble: add(.x87, from: offset, size: size)
+      case .void: break
+      default: add(.integer, from: offset, size: size)
+      }
+    case .object, .block, .pointer, .bitfield:
+      add(.integer, from: offset, size: size)
+    case .array(let count, let element):
+      guard let (elementSize, _) = try? engine.measure(element) else { return false }
+      guard elementSize > 0 else { return true }
+      var position = offset
+      for _ in 0..<min(count, 16) {
+        guard element.classifySystemV(at: position, into: &classes, engine: &engine) else { return false }
+        position += elementSize
+      }
+    case .complex(let inner):
+      guard let (elementSize, _) = try? engine.measure(inner) else { return false }
+      guard inner.classifySystemV(at: offset, into: &classes, engine: &engine),
+        inner.classifySystemV(at: offset + elementSize, into: &classes, engine: &engine)
+      else { return false }
+    case .atomic(let inner):
+      if inner.unqualified.isAggregate {
+        return inner.classifySystemV(at: offset, into: &classes, engine: &engine)
+      }
+      let innerClass: RegisterClass = inner.scalarKind == .floatingPoint ? .sse : .integer
+      add(innerClass, from: offset, size: size)
+    case .structure(_, let fields?), .union(_, let fields?):
+      let isUnion = if case .union = type { true } else { false }
+      var position = offset
+      for field in fields {
+        if case .bitfield = field.type.unqualified {
+          add(.integer, from: position, size: 1)
+          continue
+        }
+        guard let (fieldSize, fieldAlignment) = try? engine.measure(field.type),
+          let start = isUnion ? offset : roundUp(position, to: fieldAlignment)
+        else { return false }
+        guard field.type.classifySystemV(at: start, into: &classes, engine: &engine) else { return false }
+        if !isUnion { position = start + fieldSize }
+      }
+    default:
+      return false
+    }
+    return true
+  }
+
+  // MARK: AAPCS64
+
+  private func aapcs64Passing(size: Int, model: DataModel) -> ParameterPassing {
+    var base = 0
+    var count = 0
+    var engine = LayoutEngine(model: model)
+    if collectFloatingLeaves(base: &base, count: &count, engine: &engine), count >= 1, count <= 4 {
+      return .floatingPoint(size: base, count: count)
+    }
+    if !isAggregate, scalarKind != .floatingPoint { return .integer(count: max(1, (size + 7) / 8)) }
+    if size > 16 { return .memory }
+    return .integer(count: max(1, (size + 7) / 8))
+  }
+
+  /// Whether every leaf is a floating-point value of one size (a homogeneous aggregate).
+  private func collectFloatingLeaves(base: inout Int, count: inout Int, engine: inout LayoutEngine) -> Bool {
+    let type = unqualified
+    switch type {
+    case .primitive(.float), .primitive(.double), .primitive(.longDouble), .primitive(.otherFloat):
+      guard let (size, _) = try? engine.measure(type) else { return false }
+      if base != 0 && base != size { return false }
+      base = size
+      count += 1
+      return count <= 4
+    case .complex(let inner):
+      return inner.collectFloatingLeaves(base: &base, count: &count, engine: &engine)
+        && inner.collectFloatingLeaves(base: &base, count: &count, engine: &engine)
+    case .array(let elements, let element):
+      guard elements <= 4 else { return false }
+      for _ in 0..<elements {
+        guard element.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else { return false }
+      }
+      return true
+    case .structure(_, let fields?):
+      for field in fields {
+        guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else {
+          return false
+        }
+      }
+      return count > 0
+    default:
+      return false
+    }
+  }
+
+  // MARK: Windows x64 and i386
+
+  private func windowsPassing(size: Int) -> ParameterPassing {
+    if !isAggregate {
+      if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
+      return size <= 8 ? .integer(count: 1) : .memory
+    }
+    switch size {
+    case 1, 2, 4, 8: return .integer(count: 1)
+    default: return .memory
+    }
+  }
+
+  private func i386Passing(size: Int) -> ParameterPassing {
+    if isAggregate { return .memory }
+    if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
+    return .integer(count: max(1, (size + 3) / 4))
+  }
+}

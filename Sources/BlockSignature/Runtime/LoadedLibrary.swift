@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A shared library loaded into this process with `dlopen`, and the blocks it hands out.
+///
+///     let library = try LoadedLibrary(path: ".build/debug/libBlockFixtures.so")
+///     let block = try library.blockReturned(byFunction: "bf_int_int")
+///     let info = try BlockInfo(inspecting: block)
+///
+/// The library stays loaded for the life of the process (it is never closed), so the
+/// blocks it returns stay valid.
+public struct LoadedLibrary: @unchecked Sendable {
+  /// Why a library or one of its blocks could not be had.
+  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure. Extensible.
+    public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+      public var rawValue: String
+      public init(rawValue: String) { self.rawValue = rawValue }
+      public var description: String { rawValue }
+      /// The file does not exist or cannot be read.
+      public static let noSuchFile = Kind(rawValue: "noSuchFile")
+      /// `dlopen` refused the file.
+      public static let cannotLoad = Kind(rawValue: "cannotLoad")
+      /// No symbol of that name.
+      public static let noSuchSymbol = Kind(rawValue: "noSuchSymbol")
+      /// A function was expected but the symbol lies in memory that is not executable.
+      public static let notAFunction = Kind(rawValue: "notAFunction")
+      /// A variable was expected but the symbol lies in executable memory.
+      public static let notAVariable = Kind(rawValue: "notAVariable")
+      /// The function returned, or the variable holds, NULL.
+      public static let nullBlock = Kind(rawValue: "nullBlock")
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// What went wrong, in words.
+    public var message: String
+
+    public var description: String { message }
+  }
+
+  /// The path the library was opened with.
+  public let path: String
+  private let handle: UnsafeMutableRawPointer
+
+  /// Opens the library with `dlopen(path, RTLD_NOW | RTLD_LOCAL)`.
+  ///
+  /// - Throws: ``Error`` with kind `noSuchFile` or `cannotLoad` (with `dlerror`'s text).
+  public init(path: String) throws(Error) {
+    guard access(path, R_OK) == 0 else {
+      throw Error(kind: .noSuchFile, message: "\(path): \(String(cString: strerror(errno)))")
+    }
+    // dlopen searches the library path for a bare name; a path with a slash is taken as is.
+    let openPath = path.contains("/") ? path : "./" + path
+    guard let handle = dlopen(openPath, RTLD_NOW | RTLD_LOCAL) else {
+      let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
+      throw Error(kind: .cannotLoad, message: "\(path): \(reason)")
+    }
+    self.path = path
+    self.handle = handle
+  }
+
+  /// The address of a symbol the library (or a library it loads) defines.
+  public func address(of symbol: String) throws(Error) -> UnsafeRawPointer {
+    guard let address = dlsym(handle, symbol) else {
+      throw Error(kind: .noSuchSymbol, message: "\(path): no symbol named '\(symbol)'")
+    }
+    return UnsafeRawPointer(address)
+  }
+
+  /// Calls the `const void *(*)(void)` function `symbol` and returns the block it returns.
+  ///
+  /// The symbol must lie in executable memory; a data symbol is refused rather than called.
+  /// Nothing can check that the function really takes no arguments and returns a block:
+  /// that is the caller's promise.
+  public func blockReturned(byFunction symbol: String) throws(Error) -> UnsafeRawPointer {
+    let address = try self.address(of: symbol)
+    guard MemoryMap.current().protection(of: UInt(bitPattern: address))?.executable == true else {
+      throw Error(
+        kind: .notAFunction,
+        message: "\(path): '\(symbol)' is not a function (it lies in non-executable memory); use --variable for a block variable")
+    }
+    typealias Maker = @convention(c) () -> UnsafeRawPointer?
+    guard let block = unsafeBitCast(address, to: Maker.self)() else {
+      throw Error(kind: .nullBlock, message: "\(path): \(symbol)() returned NULL")
+    }
+    return block
+  }
+
+  /// Reads the block pointer held by the global variable `symbol`.
+  public func blockHeld(byVariable symbol: String) throws(Error) -> UnsafeRawPointer {
+    let address = try self.address(of: symbol)
+    guard let protection = MemoryMap.current().protection(of: UInt(bitPattern: address)), protection.readable,
+      !protection.executable
+    else {
+      throw Error(
+        kind: .notAVariable, message: "\(path): '\(symbol)' is not a readable variable; use --symbol for a function")
+    }
+    guard UInt(bitPattern: address) % UInt(MemoryLayout<UnsafeRawPointer>.alignment) == 0,
+      let block = address.load(as: UnsafeRawPointer?.self)
+    else {
+      throw Error(kind: .nullBlock, message: "\(path): variable '\(symbol)' holds NULL or is misaligned")
+    }
+    return block
+  }
+}
+
+/// The process's memory mappings, from `/proc/self/maps`.
+struct MemoryMap {
+  struct Protection: Hashable {
+    var readable: Bool
+    var executable: Bool
+  }
+
+  private var regions: [(range: Range<UInt>, protection: Protection)] = []
+
+  /// The current mappings (empty where `/proc/self/maps` is unavailable).
+  static func current() -> MemoryMap {
+    var map = MemoryMap()
+    guard let file = fopen("/proc/self/maps", "r") else { return map }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, Int32(line.count), file) != nil {
+      let text = line.withUnsafeBufferPointer { buffer in
+        String(decoding: UnsafeRawBufferPointer(buffer).prefix { $0 != 0 }, as: UTF8.self)
+      }
+      let fields = text.split(separator: " ", maxSplits: 2)
+      guard fields.count >= 2 else { continue }
+      let bounds = fields[0].split(separator: "-")
+      guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
+        low < high
+      else { continue }
+      let permissions = Array(fields[1].utf8)
+      guard permissions.count >= 3 else { continue }
+      map.regions.append(
+        (low..<high, Protection(readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x"))))
+    }
+    return map
+  }
+
+  /// The protection of the mapping that contains `address`, or nil when none does.
+  func protection(of address: UInt) -> Protection? {
+    regions.first { $0.range.contains(address) }?.protection
+  }
+}

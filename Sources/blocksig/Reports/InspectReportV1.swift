@@ -1,0 +1,146 @@
+import Foundation
+import BlockSignature
+
+/// The `blocksig inspect --json` document, version 1.
+struct InspectReportV1: Encodable {
+  struct Symbol: Encodable {
+    var address: String
+    var symbol: String?
+    var nearestSymbol: String?
+    var image: String?
+
+    init(_ address: UInt, _ info: SymbolInfo?) {
+      self.address = hex(address)
+      symbol = info?.name
+      nearestSymbol = info?.displayName
+      image = info?.imagePath
+    }
+  }
+
+  struct Flags: Encodable {
+    var raw: String
+    var names: [String]
+  }
+
+  struct Descriptor: Encodable {
+    var address: String
+    var size: Int
+    var reserved: String
+    var small: Bool
+  }
+
+  struct Layout: Encodable {
+    struct Instruction: Encodable {
+      var opcode: String
+      var count: Int
+    }
+    var form: String
+    var word: String
+    var instructions: [Instruction]
+  }
+
+  struct Runtime: Encodable {
+    var path: String
+    var exportsSignatureQueries: Bool
+    var referenceCountConvention: String
+
+    init(_ runtime: BlocksRuntime) {
+      path = runtime.path
+      exportsSignatureQueries = runtime.exportsSignatureQueries
+      referenceCountConvention = runtime.referenceCountConvention.rawValue
+    }
+  }
+
+  let serializationVersion = 1
+  var library: String
+  var symbol: String
+  var source: String
+  var address: String
+  var kind: String
+  var flags: Flags
+  var isa: Symbol
+  var descriptor: Descriptor
+  var size: Int
+  var copyHelper: Symbol?
+  var disposeHelper: Symbol?
+  var signature: String?
+  var declaration: String?
+  var swiftType: String?
+  var usesStructReturn: Bool
+  var extendedLayout: Layout?
+  var invoke: Symbol
+  var referenceCount: Int?
+  var runtime: Runtime?
+  var loadedRuntimes: [Runtime]
+  var warnings: [String]
+
+  init(
+    library: String, symbol: String, source: String, info: BlockInfo, runtime: BlocksRuntime?,
+    loadedRuntimes: [BlocksRuntime], warnings: [String]
+  ) {
+    self.library = library
+    self.symbol = symbol
+    self.source = source
+    address = hex(info.address)
+    kind = info.kind.rawValue
+    flags = Flags(raw: hex(UInt(UInt32(bitPattern: info.flags.rawValue))), names: info.flags.names)
+    isa = Symbol(info.isa, SymbolInfo(address: info.isa))
+    descriptor = Descriptor(
+      address: hex(info.descriptorAddress), size: info.size, reserved: hex(info.descriptorReserved),
+      small: info.hasSmallDescriptor)
+    size = info.size
+    copyHelper = info.copyHelperAddress.map { Symbol($0, info.copyHelper?.resolvingLocalSymbols()) }
+    disposeHelper = info.disposeHelperAddress.map { Symbol($0, info.disposeHelper?.resolvingLocalSymbols()) }
+    signature = info.signature
+    let parsed = try? info.parsedSignature()
+    declaration = parsed?.cDeclaration()
+    swiftType = parsed?.swiftType()
+    usesStructReturn = info.usesStructReturn
+    extendedLayout = info.extendedLayout.map { layout in
+      Layout(
+        form: layout.form.rawValue, word: hex(info.layoutWord),
+        instructions: layout.instructions.map { Layout.Instruction(opcode: "\($0.opcode)", count: $0.count) })
+    }
+    invoke = Symbol(info.invokeAddress, info.invoke?.resolvingLocalSymbols())
+    referenceCount = info.referenceCount
+    self.runtime = runtime.map(Runtime.init)
+    self.loadedRuntimes = loadedRuntimes.map(Runtime.init)
+    self.warnings = warnings
+  }
+
+  /// The human-readable form.
+  var text: String {
+    func symbolText(_ symbol: Symbol?) -> String {
+      guard let symbol else { return "none" }
+      return symbol.address + (symbol.nearestSymbol.map { " \($0)" } ?? "")
+    }
+    var lines: [(String, String)] = [
+      ("block", "\(address) (\(kind)) from \(source) '\(symbol)' in \(library)"),
+      ("flags", "\(flags.raw) \(flags.names.joined(separator: " "))"),
+      ("isa", symbolText(isa)),
+      ("descriptor", "\(descriptor.address)\(descriptor.small ? " (small)" : "") reserved \(descriptor.reserved)"),
+      ("size", "\(size) bytes"),
+      ("copy helper", symbolText(copyHelper)),
+      ("dispose helper", symbolText(disposeHelper)),
+      ("signature", signature ?? "none"),
+      ("declaration", declaration ?? "none"),
+      ("struct return", usesStructReturn ? "yes (BLOCK_USE_STRET)" : "no"),
+    ]
+    if let extendedLayout {
+      let steps = extendedLayout.instructions.map { "\($0.opcode) × \($0.count)" }.joined(separator: ", ")
+      lines.append(("extended layout", "\(extendedLayout.form) \(extendedLayout.word)\(steps.isEmpty ? "" : ": " + steps)"))
+    } else {
+      lines.append(("extended layout", "none (no BLOCK_HAS_EXTENDED_LAYOUT)"))
+    }
+    lines.append(("invoke", symbolText(invoke)))
+    lines.append(("reference count", referenceCount.map(String.init) ?? "n/a (\(kind) block)"))
+    if let runtime {
+      lines.append(
+        ("runtime", "\(runtime.path) (\(runtime.exportsSignatureQueries ? "libclosure lineage, exports _Block_signature" : "compiler-rt lineage, no signature queries"); count in \(runtime.referenceCountConvention))"))
+    } else {
+      lines.append(("runtime", "none loaded"))
+    }
+    let width = lines.map(\.0.count).max() ?? 0
+    return lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
+  }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import BlockSignature
+import Foundation
+
+extension BlockSig {
+  /// `blocksig check`: can a candidate signature be used where another is expected.
+  struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check whether a candidate signature can be used where another is expected.",
+      discussion: """
+        Compares the return type and the explicit arguments (after the block, or after self and \
+        _cmd), so a block can be checked against a block, a method or a function: method \
+        arguments 2… meet block arguments 1…. Every difference is explained with its position, \
+        both encodings, the numbers and the encoding that would match.
+
+        Levels, strictest first:
+          identical   the same types; offsets ignored
+          equivalent  also ignores qualifiers, class names, object kinds, *≈^c, struct names and expansion
+          abi         the same size and register class on --target; signedness differences warn
+          blockskit   BlocksKit's first-character rule (longer signature is the method), without its issue 348
+          aspects     Aspects' rule: fewer block arguments allowed, argument 1 an object, return ignored
+
+        Examples:
+          blocksig check 'v16@?0@8' 'v24@0:8@16'
+          blocksig check --level abi --json 'v20@?0i8q12' 'v16@?0i8i12'
+
+        Exit codes: 0 compatible, 1 not compatible, 64 usage error, 65 malformed signature \
+        (the byte offset and the input underlined on standard error).
+        """
+    )
+
+    @Option(help: "How strictly to compare.")
+    var level: CompatibilityLevel = .equivalent
+
+    @Option(help: "The data model for sizes and register classes.")
+    var target: TargetModel = .x86_64Linux
+
+    @Flag(help: "Print one JSON document instead of text.")
+    var json = false
+
+    @Argument(help: "The signature to check (usually a block).")
+    var candidate: String
+
+    @Argument(help: "The signature it must fit (a block, method or function).")
+    var expected: String
+
+    func run() throws {
+      let parsedCandidate: SignatureEncoding
+      let parsedExpected: SignatureEncoding
+      do {
+        parsedCandidate = try SignatureEncoding(parsing: candidate)
+      } catch {
+        throw Diagnostics.malformed(error, label: "<candidate>")
+      }
+      do {
+        parsedExpected = try SignatureEncoding(parsing: expected)
+      } catch {
+        throw Diagnostics.malformed(error, label: "<expected>")
+      }
+      let report = CompatibilityChecker(level: level, model: target.model).check(
+        parsedCandidate, against: parsedExpected)
+      if json {
+        try JSONOutput.print(CheckReportV1(report, candidate: candidate, expected: expected))
+      } else {
+        print(text(report), terminator: "")
+      }
+      if !report.isCompatible { throw ExitCode.failure }
+    }
+
+    /// The human-readable report: a verdict line, then each diagnostic with both signatures
+    /// underlined at its position, its notes and its fix-it.
+    func text(_ report: CompatibilityReport) -> String {
+      var output =
+        "\(report.isCompatible ? "compatible" : "not compatible") at level \(level.rawValue) (\(report.model.name))\n"
+      for diagnostic in report.diagnostics {
+        output += "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+        output += "  candidate: \(candidate)\n"
+        if let range = diagnostic.location.candidateRange { output += underline(range, indent: 13) + "\n" }
+        output += "  expected:  \(expected)\n"
+        if let range = diagnostic.location.expectedRange { output += underline(range, indent: 13) + "\n" }
+        for note in diagnostic.notes { output += "  note: \(note.message)\n" }
+        for fixIt in diagnostic.fixIts { output += "  fix-it: \(fixIt.message)\n" }
+      }
+      return output
+    }
+  }
+}
+
+extension CompatibilityLevel: ExpressibleByArgument {}
+
+/// `blocksig check --json`, version 1.
+struct CheckReportV1: Encodable {
+  struct DiagnosticV1: Encodable {
+    var position: String
+    var candidate: String
+    var expected: String
+    var severity: String
+    var message: String
+    var id: String
+    var notes: [String]
+    var fixIt: String?
+
+    enum CodingKeys: String, CodingKey {
+      case position, candidate, expected, severity, message, id, notes, fixIt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(position, forKey: .position)
+      try container.encode(candidate, forKey: .candidate)
+      try container.encode(expected, forKey: .expected)
+      try container.encode(severity, forKey: .severity)
+      try container.encode(message, forKey: .message)
+      try container.encode(id, forKey: .id)
+      try container.encode(notes, forKey: .notes)
+      try container.encode(fixIt, forKey: .fixIt)  // null when there is none
+    }
+  }
+
+  let serializationVersion = 1
+  var compatible: Bool
+  var level: String
+  var target: String
+  var candidate: String
+  var expected: String
+  var diagnostics: [DiagnosticV1]
+
+  init(_ report: CompatibilityReport, candidate: String, expected: String) {
+    compatible = report.isCompatible
+    level = report.level.rawValue
+    target = report.model.name
+    self.candidate = candidate
+    self.expected = expected
+    diagnostics = report.diagnostics.map { diagnostic in
+      DiagnosticV1(
+        position: diagnostic.location.position.description, candidate: diagnostic.location.candidate,
+        expected: diagnostic.location.expected, severity: diagnostic.severity.rawValue,
+        message: diagnostic.message,
+        id: diagnostic.id.id, notes: diagnostic.notes.map(\.message),
+        fixIt: diagnostic.fixIts.first?.replacement)
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import BlockSignature
+import Foundation
+
+extension BlockSig {
+  /// Options shared by `blocksig method` and `blocksig block`.
+  struct ConversionOptions: ParsableArguments {
+    @Flag(help: "Print one JSON document instead of the signature alone.")
+    var json = false
+
+    @Option(help: "The data model whose pointer size the hidden arguments take.")
+    var target: TargetModel = .x86_64Linux
+
+    @Option(help: "The form of the input: block, method or function (by default, from its first arguments).")
+    var from: SignatureForm?
+
+    @Argument(help: "The signature to convert.")
+    var signature: String
+
+    /// Converts and prints; exit 65 on malformed input.
+    func run(to form: SignatureEncoding.Kind) throws {
+      let parsed: SignatureEncoding
+      let converted: SignatureEncoding
+      do {
+        parsed = try SignatureEncoding(parsing: signature)
+        converted = try parsed.converted(from: from?.kind, to: form, model: target.model)
+      } catch let error as EncodingError {
+        throw Diagnostics.malformed(error, label: "<signature>")
+      } catch let error as SignatureError {
+        throw Diagnostics.failure(error, label: "<signature>")
+      }
+      if json {
+        try JSONOutput.print(
+          ConversionReportV1(
+            input: signature, inputForm: SignatureForm(from?.kind ?? parsed.kind).rawValue,
+            form: SignatureForm(form).rawValue, target: target.model.name, signature: converted.description))
+      } else {
+        print(converted.description)
+      }
+    }
+  }
+
+  /// The three forms, as the CLI spells them.
+  enum SignatureForm: String, ExpressibleByArgument, CaseIterable {
+    case block, method, function
+
+    init(_ kind: SignatureEncoding.Kind) {
+      switch kind {
+      case .block: self = .block
+      case .method: self = .method
+      case .types: self = .function
+      }
+    }
+
+    var kind: SignatureEncoding.Kind {
+      switch self {
+      case .block: .block
+      case .method: .method
+      case .function: .types
+      }
+    }
+  }
+
+  /// `blocksig method|block --json`, version 1.
+  struct ConversionReportV1: Encodable {
+    let serializationVersion = 1
+    var input: String
+    var inputForm: String
+    var form: String
+    var target: String
+    var signature: String
+  }
+}

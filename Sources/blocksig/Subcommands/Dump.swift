@@ -1,0 +1,202 @@
+import ArgumentParser
+import BlockSignature
+import Dispatch
+import Foundation
+
+extension BlockSig {
+  /// `blocksig dump`: every block descriptor, its signature and its literals in binaries.
+  struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List every block in ELF and Mach-O binaries, stripped or not.",
+      discussion: """
+        Finds global block literals (through relocations, dynamic relocations or the copied \
+        _NSConcreteGlobalBlock), descriptors by symbol, and, in stripped files, descriptors by a \
+        structural scan for signature strings and the descriptor words that point at them.
+
+        Human output has one line per block, sorted by address, then a summary. With --json, \
+        each binary (each archive member) gives one pretty-printed JSON document with \
+        "schema": "blocksig-dump/1"; documents follow each other on stdout.
+
+        A file that cannot be read or is damaged gives a diagnostic on stderr and the scan goes \
+        on; the exit status is 1 if any file failed. Files found by -r that are not ELF, Mach-O \
+        or ar archives are skipped.
+
+        Examples:
+          blocksig dump /usr/lib/swift/linux/libdispatch.so
+          blocksig dump --json -r build/
+        """)
+
+    @Flag(help: "Print one JSON document per binary.")
+    var json = false
+
+    @Flag(name: [.short, .customLong("recursive")], help: "Scan directories recursively.")
+    var recursive = false
+
+    @Argument(help: "Binaries, archives or directories to scan.")
+    var paths: [String]
+
+    func validate() throws {
+      if paths.isEmpty { throw ValidationError("Missing expected argument '<paths> ...'") }
+    }
+
+    func run() throws {
+      let errors = StandardError()
+      var inputs: [(path: String, explicit: Bool)] = []
+      var failed = false
+      for path in paths {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+          errors.write("\(path): error: no such file or directory\n")
+          failed = true
+          continue
+        }
+        if isDirectory.boolValue {
+          guard recursive else {
+            errors.write("\(path): error: is a directory (use -r to scan directories)\n")
+            failed = true
+            continue
+          }
+          inputs.append(contentsOf: Self.files(under: path).map { ($0, false) })
+        } else {
+          inputs.append((path, true))
+        }
+      }
+
+      let outcomes = Self.scanInParallel(inputs, progress: isatty(2) == 1 ? errors : nil)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      var output = ""
+      for outcome in outcomes {
+        switch outcome {
+        case .skipped:
+          continue
+        case .failed(let path, let error):
+          let offset = error.offset.map { ":\(String(format: "0x%llx", $0))" } ?? ""
+          errors.write("\(path)\(offset): error: \(error.message)\n")
+          failed = true
+        case .scanned(let reports):
+          for report in reports {
+            for warning in report.warnings {
+              errors.write("\(report.file): warning: \(warning.message)\n")
+            }
+            if json {
+              let data = try encoder.encode(DumpReportV1(report))
+              output += String(decoding: data, as: UTF8.self) + "\n"
+            } else {
+              output += Self.humanReadable(report)
+            }
+          }
+        }
+        if output.utf8.count > 1 << 16 {
+          print(output, terminator: "")
+          output = ""
+        }
+      }
+      print(output, terminator: "")
+      if failed { throw ExitCode.failure }
+    }
+
+    // MARK: Scanning
+
+    enum Outcome: Sendable {
+      case scanned([BinaryScanReport])
+      case failed(String, BinaryScanError)
+      case skipped
+    }
+
+    /// Regular files under `directory`, sorted, symbolic links not followed.
+    static func files(under directory: String) -> [String] {
+      let root = URL(fileURLWithPath: directory)
+      guard let enumerator = FileManager.default.enumerator(
+        at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+      else { return [] }
+      var result: [String] = []
+      for case let url as URL in enumerator {
+        let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+        if values?.isRegularFile == true && values?.isSymbolicLink != true { result.append(url.path) }
+      }
+      return result.sorted()
+    }
+
+    /// Scans files on all cores; results come back in input order.
+    static func scanInParallel(_ inputs: [(path: String, explicit: Bool)], progress: StandardError?) -> [Outcome] {
+      let results = OutcomeBox(count: inputs.count)
+      DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+        let input = inputs[index]
+        let outcome: Outcome
+        do throws(BinaryScanError) {
+          if !input.explicit && !BinaryScanner.isRecognizedBinary(fileAt: input.path) {
+            outcome = .skipped
+          } else {
+            outcome = .scanned(try BinaryScanner.scan(fileAt: input.path))
+          }
+        } catch {
+          outcome = .failed(input.path, error)
+        }
+        let done = results.store(outcome, at: index)
+        progress?.write("\rscanned \(done)/\(inputs.count)" + (done == inputs.count ? "\r\u{1b}[K" : ""))
+      }
+      return results.outcomes
+    }
+
+    // MARK: Human output
+
+    static func humanReadable(_ report: BinaryScanReport) -> String {
+      var text = "\(report.file): \(report.format.rawValue) \(report.architecture) \(report.kind.rawValue)"
+      text += report.hasSymbols ? "\n" : ", stripped\n"
+      for block in report.blocks {
+        let place: String
+        if let address = block.descriptor.address {
+          place = "0x" + String(address, radix: 16) + " " + block.descriptor.section + "+0x"
+            + String(block.descriptor.sectionOffset, radix: 16)
+        } else {
+          place = block.descriptor.section + "+0x" + String(block.descriptor.sectionOffset, radix: 16)
+        }
+        var line = "  \(place)  \(block.kind.rawValue)  size \(block.size)  \(block.signature ?? "-")"
+        if let declaration = block.declaration { line += "  \(declaration)" }
+        if let symbol = block.descriptor.symbol { line += "  \(symbol)" }
+        if block.copyHelper != nil { line += "  copy/dispose" }
+        if !block.literals.isEmpty { line += "  literals \(block.literals.count)" }
+        line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
+        text += line + "\n"
+      }
+      text += "  \(report.blocks.count) descriptors, \(report.globalLiteralCount) global literals, "
+        + "\(report.distinctSignatureCount) distinct signatures\n"
+      return text
+    }
+  }
+}
+
+/// Results written from `concurrentPerform` workers.
+final class OutcomeBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [BlockSig.Dump.Outcome]
+  private var done = 0
+
+  init(count: Int) { storage = Array(repeating: .skipped, count: count) }
+
+  func store(_ outcome: BlockSig.Dump.Outcome, at index: Int) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    storage[index] = outcome
+    done += 1
+    return done
+  }
+
+  var outcomes: [BlockSig.Dump.Outcome] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
+
+/// Serialised writes to stderr.
+final class StandardError: @unchecked Sendable {
+  private let lock = NSLock()
+
+  func write(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

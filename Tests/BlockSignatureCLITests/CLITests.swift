@@ -1,4 +1,0 @@
-import Testing
-@Suite struct CLITests {
-  @Test func placeholder() { #expect(Bool(true)) }
-}

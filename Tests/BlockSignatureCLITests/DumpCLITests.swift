@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// End-to-end runs of the built `blocksig dump`.
+@Suite struct DumpCLITests {
+  /// The `blocksig` executable next to the test bundle in the build products directory.
+  static func blocksig() throws -> URL {
+    let url = URL(fileURLWithPath: Toolchain.blocksig)
+    try #require(FileManager.default.isExecutableFile(atPath: url.path), "blocksig not found at \(url.path)")
+    return url
+  }
+
+  static let source = """
+    int (^gb)(int, long) = ^(int a, long b) { return a + (int)b; };
+    void take(void (^)(void)); int use(int (^)(int));
+    int f(int k) { __block int acc = 0; take(^{ (void)k; }); return use(^(int x) { acc += x; return x; }) + acc; }
+    """
+
+  /// Compiles `source` to an object in a fresh directory; returns (directory, object, truth).
+  static func object() throws -> (URL, URL, [TruthDescriptor]) {
+    let clang = try #require(Toolchain.find("clang"))
+    let directory = try Toolchain.temporaryDirectory("cli")
+    let sourceURL = directory.appendingPathComponent("b.c")
+    try source.write(to: sourceURL, atomically: true, encoding: .utf8)
+    let object = directory.appendingPathComponent("b.o")
+    try Toolchain.check(clang, ["-fblocks", "-c", "-o", object.path, sourceURL.path])
+    let ir = try Toolchain.check(clang, ["-fblocks", "-S", "-emit-llvm", "-o", "-", sourceURL.path]).stdout
+    return (directory, object, LLVMTruth.descriptors(inIR: ir))
+  }
+
+  @Test func jsonContract() throws {
+    let (directory, object, truth) = try Self.object()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", object.path])
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect(Set(document.keys) == [
+      "schema", "serializationVersion", "file", "format", "arch", "kind", "has_symbols", "summary", "blocks", "warnings",
+    ])
+    #expect(document["schema"] as? String == "blocksig-dump/1")
+    #expect(document["serializationVersion"] as? Int == 1)
+    #expect(document["file"] as? String == object.path)
+    #expect(document["format"] as? String == "ELF64")
+    #expect(document["arch"] as? String == "x86_64")
+    #expect(document["kind"] as? String == "relocatable")
+    #expect(document["has_symbols"] as? Bool == true)
+    let summary = try #require(document["summary"] as? [String: Int])
+    #expect(summary == ["descriptors": truth.count, "global_literals": 1, "distinct_signatures": Set(truth.compactMap(\.signature)).count])
+    let blocks = try #require(document["blocks"] as? [[String: Any]])
+    #expect(blocks.count == truth.count)
+    for block in blocks {
+      #expect(Set(block.keys) == [
+        "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals", "evidence",
+      ])
+      let descriptor = try #require(block["descriptor"] as? [String: Any])
+      #expect(Set(descriptor.keys) == ["vaddr", "section", "section_offset", "file_offset", "symbol"])
+      #expect(descriptor["vaddr"] is NSNull)  // no final addresses in a .o file
+      #expect(descriptor["section"] as? String == ".data.rel.ro")
+    }
+    let signatures = blocks.compactMap { $0["signature"] as? String }.sorted()
+    #expect(signatures == truth.compactMap(\.signature).sorted())
+    let global = try #require(blocks.first { $0["kind"] as? String == "global" })
+    let literal = try #require((global["literals"] as? [[String: Any]])?.first)
+    #expect(Set(literal.keys).isSuperset(of: ["vaddr", "flags", "invoke"]))
+    let invoke = try #require(literal["invoke"] as? [String: Any])
+    #expect(invoke["symbol"] as? String == "gb_block_invoke")
+    #expect(invoke["vaddr"] is NSNull)
+    #expect(global["evidence"] as? [String] == ["literal", "symbol", "structural"])
+    let withHelpers = try #require(blocks.first { !($0["copy_dispose"] is NSNull) })
+    let helpers = try #require(withHelpers["copy_dispose"] as? [String: Any])
+    #expect(Set(helpers.keys) == ["copy", "dispose"])
+  }
+
+  @Test func humanOutputIsOneLinePerBlockThenSummary() throws {
+    let (directory, object, truth) = try Self.object()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    #expect(run.status == 0)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.first == "\(object.path): ELF64 x86_64 relocatable")
+    #expect(lines.count == truth.count + 2)
+    #expect(lines.last == "  \(truth.count) descriptors, 1 global literals, \(Set(truth.compactMap(\.signature)).count) distinct signatures")
+    let offsets = lines.dropFirst().dropLast().map { line in
+      UInt64(line.split(separator: " ")[0].split(separator: "+")[1].dropFirst(2), radix: 16)!
+    }
+    #expect(offsets == offsets.sorted())
+  }
+
+  @Test func failuresWarnAndTheScanGoesOn() throws {
+    let (directory, object, _) = try Self.object()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let text = directory.appendingPathComponent("notes.txt")
+    try "not a binary @?0".write(to: text, atomically: true, encoding: .utf8)
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", text.path, object.path])
+    #expect(run.status == 1)
+    #expect(run.stderr == "\(text.path):0x0: error: not an ELF, Mach-O or archive file\n")
+    #expect(run.stdout.hasPrefix("\(object.path): ELF64"))
+  }
+
+  @Test func directoriesNeedRecursionAndSkipNonBinaries() throws {
+    let (directory, object, truth) = try Self.object()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let withoutFlag = try Toolchain.run(try Self.blocksig(), ["dump", directory.path])
+    #expect(withoutFlag.status == 1)
+    #expect(withoutFlag.stderr == "\(directory.path): error: is a directory (use -r to scan directories)\n")
+    let nested = directory.appendingPathComponent("sub")
+    try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: object, to: nested.appendingPathComponent("copy.o"))
+    let recursive = try Toolchain.run(try Self.blocksig(), ["dump", "-r", "--json", directory.path])
+    #expect(recursive.status == 0)
+    #expect(recursive.stderr == "")
+    // Two documents (b.o and sub/copy.o), the C source and IR-less files skipped.
+    let documents = recursive.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }
+    #expect(documents.count == 2)
+    for document in documents {
+      let parsed = try #require(try JSONSerialization.jsonObject(with: Data((document + "\n}").utf8)) as? [String: Any])
+      #expect((parsed["blocks"] as? [Any])?.count == truth.count)
+    }
+  }
+
+  @Test func missingArgumentIsAUsageError() throws {
+    let run = try Toolchain.run(try Self.blocksig(), ["dump"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("Usage: blocksig dump [--json] [--recursive] <paths> ..."))
+  }
+}

@@ -1,0 +1,136 @@
+import BlockFixtures
+import Foundation
+import TestSupport
+import Testing
+
+/// `blocksig inspect` end to end: the built executable against fixture libraries compiled
+/// here from Fixtures/ with the toolchain's clang.
+@Suite(.serialized) struct InspectCLITests {
+  /// Builds the fixtures as a shared library linked against `runtime`'s libBlocksRuntime.
+  static func buildFixturesLibrary(linkingDebianRuntime: Bool) throws -> URL {
+    let folder = try Toolchain.temporaryDirectory("blocksig-inspect")
+    let output = folder.appendingPathComponent("libBlockFixtures.so")
+    let root = Toolchain.packageRoot
+    var arguments = [
+      "-fblocks", "-shared", "-fPIC", "-O1", "-I", root.appendingPathComponent("Fixtures/include").path,
+      root.appendingPathComponent("Fixtures/BlockFixtures.c").path, "-o", output.path,
+    ]
+    if linkingDebianRuntime {
+      // Debian's libblocksruntime (soname libBlocksRuntime.so.0), from the system library path.
+      arguments += ["-l:libBlocksRuntime.so.0"]
+    } else {
+      let lib = try #require(Toolchain.runtimeLibraryDirectory).path
+      arguments += ["-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)"]
+    }
+    _ = try Toolchain.runClang(arguments)
+    return output
+  }
+
+  static let library: Result<URL, any Error> = Result { try buildFixturesLibrary(linkingDebianRuntime: false) }
+
+  func blocksig(_ arguments: String...) throws -> Toolchain.Output {
+    try Toolchain.run(Toolchain.blocksig, arguments)
+  }
+
+  func json(_ output: Toolchain.Output) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+  }
+
+  @Test func globalBlockFromAFunction() throws {
+    let library = try Self.library.get().path
+    let output = try blocksig("inspect", "--library", library, "--symbol", "bf_int_long", "--json")
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    let document = try json(output)
+    #expect(document["serializationVersion"] as? Int == 1)
+    #expect(document["kind"] as? String == "global")
+    #expect(document["source"] as? String == "function")
+    // The signature clang wrote for this literal, read back from clang's own IR.
+    let ir = try Toolchain.runClang([
+      "-fblocks", "-I", Toolchain.packageRoot.appendingPathComponent("Fixtures/include").path, "-S", "-emit-llvm",
+      "-o", "-", Toolchain.packageRoot.appendingPathComponent("Fixtures/BlockFixtures.c").path,
+    ]).stdout
+    let parsed = ClangIR(ir)
+    let literal = try #require(parsed.literal(invoking: "__bf_int_long_block_invoke"))
+    #expect(document["signature"] as? String == parsed.descriptors[literal.descriptor]?.signature)
+    let fixture = try #require(bf_fixture_named("int_long"))
+    #expect(document["declaration"] as? String == String(cString: fixture.pointee.declaration))
+    let flags = try #require(document["flags"] as? [String: Any])
+    #expect(flags["raw"] as? String == "0x" + String(UInt32(bitPattern: literal.flags), radix: 16))
+    // The invoke function is local; its name comes from the library's own symbol table.
+    #expect((document["invoke"] as? [String: Any])?["symbol"] as? String == literal.invoke)
+    #expect(document["referenceCount"] == nil)
+    let runtime = try #require(document["runtime"] as? [String: Any])
+    #expect(runtime["exportsSignatureQueries"] as? Bool == true)
+    #expect((document["loadedRuntimes"] as? [Any])?.count == 1)
+    #expect((document["warnings"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test func heapBlockWithHelpersAndACount() throws {
+    let library = try Self.library.get().path
+    let document = try json(blocksig("inspect", "--library", library, "--symbol", "bf_heap_captures_byref", "--json"))
+    #expect(document["kind"] as? String == "heap")
+    #expect(document["referenceCount"] as? Int == 1)
+    #expect(document["copyHelper"] as? [String: Any] != nil)
+    let copySymbol = try #require((document["copyHelper"] as? [String: Any])?["symbol"] as? String)
+    #expect(copySymbol.hasPrefix("__copy_helper_block_"))
+    #expect(document["disposeHelper"] as? [String: Any] != nil)
+    let names = try #require((document["flags"] as? [String: Any])?["names"] as? [String])
+    #expect(names.contains("BLOCK_HAS_COPY_DISPOSE"))
+    #expect(names.contains("BLOCK_NEEDS_FREE"))
+  }
+
+  @Test func blockVariableInText() throws {
+    let library = try Self.library.get().path
+    let output = try blocksig("inspect", "--library", library, "--variable", "bf_global_block_variable")
+    #expect(output.status == 0)
+    let lines = output.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.map { $0.components(separatedBy: "  ").first ?? "" } == [
+        "block", "flags", "isa", "descriptor", "size", "copy helper", "dispose helper", "signature",
+        "declaration", "struct return", "extended layout", "invoke", "reference count", "runtime",
+      ])
+    #expect(lines.contains { $0.hasPrefix("isa") && $0.hasSuffix("_NSConcreteGlobalBlock") })
+    #expect(lines.contains { $0.hasPrefix("signature") && $0.hasSuffix(" d24@?0d8d16") })
+    // The fixture's own declaration, as the C source writes it.
+    let declaration = String(cString: try #require(bf_fixture_named("global_block_variable")).pointee.declaration)
+    #expect(lines.contains { $0.hasPrefix("declaration") && $0.hasSuffix(" " + declaration) })
+  }
+
+  @Test(arguments: [
+    (["--symbol", "no_such_symbol"], Int32(66), "no symbol named 'no_such_symbol'"),
+    (["--symbol", "bf_global_block_variable"], 65, "is not a function"),
+    (["--variable", "bf_fixtures"], 65, "is not a readable variable"),
+    (["--variable", "bf_not_a_block_variable"], 65, "is not a block"),
+  ])
+  func errors(_ arguments: [String], status: Int32, message: String) throws {
+    let library = try Self.library.get().path
+    let output = try Toolchain.run(Toolchain.blocksig, ["inspect", "--library", library] + arguments)
+    #expect(output.status == status)
+    #expect(output.stdout == "")
+    #expect(output.stderr.hasPrefix("blocksig: error: "))
+    #expect(output.stderr.contains(message), "\(output.stderr)")
+  }
+
+  @Test func missingLibraryAndUsage() throws {
+    let missing = try blocksig("inspect", "--library", "no-such-library.so", "--symbol", "x")
+    #expect(missing.status == 66)
+    #expect(missing.stderr == "blocksig: error: no-such-library.so: No such file or directory\n")
+    let both = try blocksig("inspect", "--library", "x.so", "--symbol", "a", "--variable", "b")
+    #expect(both.status == 64)
+    #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))
+  }
+
+  /// A library linked against Debian's runtime brings a second runtime into blocksig's
+  /// process (which has the toolchain's, through Foundation): blocksig says so.
+  @Test func twoRuntimesAreReported() throws {
+    let library = try Self.buildFixturesLibrary(linkingDebianRuntime: true).path
+    let output = try blocksig("inspect", "--library", library, "--symbol", "bf_int_int", "--json")
+    #expect(output.status == 0)
+    #expect(output.stderr.contains("blocksig: warning: 2 blocks runtimes are loaded"))
+    let document = try json(output)
+    let runtimes = try #require(document["loadedRuntimes"] as? [[String: Any]])
+    #expect(runtimes.count == 2)
+    #expect(Set(runtimes.compactMap { $0["referenceCountConvention"] as? String }) == ["unitsOfTwo", "unitsOfOne"])
+  }
+}

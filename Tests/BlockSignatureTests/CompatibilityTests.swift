@@ -1,0 +1,382 @@
+import BlockSignature
+import Foundation
+import Testing
+
+/// One row of the compatibility table: two signatures, a level, and every diagnostic expected.
+struct CompatibilityCase: CustomTestStringConvertible, Sendable {
+  var level: CompatibilityLevel
+  var model: DataModel = .x86_64SysV
+  var candidate: String
+  var expected: String
+  var compatible: Bool
+  /// `severity: message` of every diagnostic, in order.
+  var diagnostics: [String]
+
+  var testDescription: String { "\(level) \(model.name): \(candidate) vs \(expected)" }
+}
+
+@Suite struct CompatibilityTests {
+  static let cases: [CompatibilityCase] = [
+    // identical: offsets ignored, names not.
+    .init(
+      level: .identical, candidate: "v16@?0@\"NSString\"8", expected: "v@?@\"NSString\"", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .identical, candidate: "v16@?0@\"NSString\"8", expected: "v16@?0@8", compatible: false,
+      diagnostics: ["error: argument 1: type @\"NSString\" does not match @"]),
+    .init(
+      level: .identical, candidate: "v16@?0i8", expected: "v20@0:8i16", compatible: true, diagnostics: []),
+    .init(
+      level: .identical, candidate: "v16@?0i8", expected: "v24@0:8i16i20", compatible: false,
+      diagnostics: [
+        "error: signature: argument count 1 does not match 2 (arguments after the block, self and _cmd)"
+      ]),
+    .init(level: .identical, candidate: "v12@?0i+8", expected: "v12@?0i8", compatible: true, diagnostics: []),
+    // equivalent: qualifiers, class names, objects, char pointers, anonymous and opaque structures.
+    .init(
+      level: .equivalent, candidate: "v16@?0r*8", expected: "v16@?0^c8", compatible: true, diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v24@?0@\"NSString\"8#16", expected: "v24@?0@8@?<v@?>16",
+      compatible: true, diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v16@?0^^{S}8", expected: "v16@?0^^{S=dd}8", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v24@?0{?=dd}8", expected: "v24@?0{P=\"x\"d\"y\"d}8", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v16@?0^{A=ii}8", expected: "v16@?0^{B=ii}8", compatible: false,
+      diagnostics: ["error: argument 1: ^{A=ii} is not equivalent to ^{B=ii}: name A does not match B"]),
+    .init(
+      level: .equivalent, candidate: "v12@?0I8", expected: "v12@?0i8", compatible: false,
+      diagnostics: ["error: argument 1: I is not equivalent to i: I is not i"]),
+    .init(
+      level: .equivalent, candidate: "v20@?0{S=id}8", expected: "v16@?0{S=ii}8", compatible: false,
+      diagnostics: ["error: argument 1: {S=id} is not equivalent to {S=ii}: d is not i"]),
+    .init(
+      level: .equivalent, candidate: "v24@?0[3i]8[2i]16", expected: "v24@?0[3i]8[4i]16", compatible: false,
+      diagnostics: ["error: argument 2: [2i] is not equivalent to [4i]: element count 2 does not match 4"]),
+    .init(
+      level: .equivalent, candidate: "v24@?08", expected: "v24@?08", compatible: true,
+      diagnostics: [
+        "warning: argument 1: neither type has an encoding (a vector, member pointer or _BitInt); not compared"
+      ]),
+    // abi on x86_64 System V.
+    .init(level: .abi, candidate: "v12@?0i8", expected: "v12@?0l8", compatible: true, diagnostics: []),
+    .init(
+      level: .abi, candidate: "v16@?0q8", expected: "v12@?0l8", compatible: false,
+      diagnostics: ["error: argument 1: size 8 does not match size 4 (q vs l)"]),
+    .init(
+      level: .abi, candidate: "v20@?0i8q12", expected: "v16@?0i8i12", compatible: false,
+      diagnostics: ["error: argument 2: size 8 does not match size 4 (q vs i)"]),
+    .init(
+      level: .abi, candidate: "v32@?0^i8^d16@24", expected: "v32@?0^d8@16*24", compatible: true,
+      diagnostics: []),
+    .init(level: .abi, candidate: "i16@?0[4i]8", expected: "i16@?0^i8", compatible: true, diagnostics: []),
+    .init(
+      level: .abi, candidate: "v24@?0{?=dd}8", expected: "v24@?0{?=qq}8", compatible: false,
+      diagnostics: [
+        "error: argument 1: register class sse, sse does not match integer, integer ({?=dd} vs {?=qq})"
+      ]),
+    .init(level: .abi, candidate: "v16@?0{?=ff}8", expected: "v16@?0d8", compatible: true, diagnostics: []),
+    .init(
+      level: .abi, candidate: "v12@?0f8", expected: "v12@?0i8", compatible: false,
+      diagnostics: ["error: argument 1: register class sse does not match integer (f vs i)"]),
+    .init(
+      level: .abi, candidate: "v12@?0I8", expected: "v12@?0i8", compatible: true,
+      diagnostics: ["warning: argument 1: unsigned integer does not match signed integer of size 4 (I vs i)"]),
+    .init(
+      level: .abi, candidate: "v12@?0B8", expected: "v12@?0C8", compatible: true,
+      diagnostics: [
+        "warning: argument 1: bool does not match a non-bool integer of size 1 (B vs C); a bool must be 0 or 1"
+      ]),
+    .init(
+      level: .abi, candidate: "v16@?0q8", expected: "v16@?0^v8", compatible: true,
+      diagnostics: [
+        "warning: argument 1: an integer and a pointer share size 8 and the integer class (q vs ^v)"
+      ]),
+    .init(
+      level: .abi, candidate: "i8@?0", expected: "v8@?0", compatible: true,
+      diagnostics: ["warning: return: the candidate returns i where void is expected; the value is ignored"]),
+    .init(
+      level: .abi, candidate: "v8@?0", expected: "i8@?0", compatible: false,
+      diagnostics: ["error: return: size 0 does not match size 4 (v vs i)"]),
+    .init(
+      level: .abi, candidate: "{?=qqq}8@?0", expected: "v8@?0", compatible: false,
+      diagnostics: ["error: return: size 24 does not match size 0 ({?=qqq} vs v)"]),
+    .init(
+      level: .abi, candidate: "v40@?0{?=qqq}8D24", expected: "v40@?0{?=ddd}8{?=qq}24", compatible: false,
+      diagnostics: [
+        "error: argument 2: register class x87, x87 does not match integer, integer (D vs {?=qq})"
+      ]),
+    // abi on other models.
+    .init(
+      level: .abi, model: .aarch64Linux, candidate: "v16@?0{?=ff}8", expected: "v16@?0d8", compatible: false,
+      diagnostics: [
+        "error: argument 1: register class floating point (2 × 4 bytes) does not match floating point (8 bytes) ({?=ff} vs d)"
+      ]),
+    .init(
+      level: .abi, model: .aarch64Linux, candidate: "v24@?0{?=dd}8", expected: "v24@?0{P=dd}8",
+      compatible: true, diagnostics: []),
+    .init(
+      level: .abi, model: .windowsX64, candidate: "v12@?0l8", expected: "v12@?0i8", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .abi, model: .windowsX64, candidate: "v20@?0{?=iii}8", expected: "v20@?0{?=fff}8",
+      compatible: true, diagnostics: []),
+    .init(
+      level: .abi, model: .i386Linux, candidate: "v12@?0q4", expected: "v12@?0d4", compatible: false,
+      diagnostics: [
+        "error: argument 1: register class integer (2 registers) does not match floating point (8 bytes) (q vs d)"
+      ]),
+    // blockskit: first characters, the longer signature is the method; issue 348 not reproduced.
+    .init(
+      level: .blocksKit, candidate: "v@?i", expected: "v@:d", compatible: false,
+      diagnostics: ["error: argument 1: type code 'i' does not match 'd' (i vs d)"]),
+    .init(
+      level: .blocksKit, candidate: "v12@?0i8", expected: "v20@0:8i16", compatible: true, diagnostics: []),
+    .init(
+      level: .blocksKit, candidate: "v@?{A=i}", expected: "v@:{B=d}", compatible: true,
+      diagnostics: ["warning: argument 1: blockskit accepts {A=i} for {B=d} by first character only"]),
+    .init(
+      level: .blocksKit, candidate: "v@?i", expected: "v@?d", compatible: false,
+      diagnostics: [
+        "error: signature: both signatures have 2 arguments, so blockskit cannot tell the block from the method"
+      ]),
+    .init(level: .blocksKit, candidate: "v@?i", expected: "v@?i", compatible: true, diagnostics: []),
+    .init(
+      level: .blocksKit, candidate: "v@?r*", expected: "v@:*", compatible: false,
+      diagnostics: ["error: argument 1: type code 'r' does not match '*' (r* vs *)"]),
+    .init(
+      level: .blocksKit, candidate: "v@?", expected: "v@:ii", compatible: false,
+      diagnostics: [
+        "error: signature: the block takes 1 arguments; blockskit needs exactly 3 for a method with 4"
+      ]),
+    .init(
+      level: .blocksKit, candidate: "i@?i", expected: "v@:i", compatible: false,
+      diagnostics: ["error: return: type code 'i' does not match 'v' (i vs v)"]),
+    // aspects: argument 1 is the aspect info, fewer arguments allowed, return ignored.
+    .init(level: .aspects, candidate: "v@?@i", expected: "v@:i", compatible: true, diagnostics: []),
+    .init(
+      level: .aspects, candidate: "v@?@i", expected: "v@:d", compatible: false,
+      diagnostics: ["error: argument 2: type code 'i' does not match 'd' (i vs d)"]),
+    .init(level: .aspects, candidate: "v@?", expected: "v@:id", compatible: true, diagnostics: []),
+    .init(
+      level: .aspects, candidate: "v@?i", expected: "v@:i", compatible: false,
+      diagnostics: [
+        "error: argument 1: aspects passes its aspect info object (@) here, but the block takes i"
+      ]),
+    .init(
+      level: .aspects, candidate: "v@?@ii", expected: "v@:i", compatible: false,
+      diagnostics: ["error: signature: the block takes 4 arguments but the method passes 3"]),
+    .init(
+      level: .aspects, candidate: "i@?@", expected: "v@:", compatible: true,
+      diagnostics: ["warning: return: not compared at level aspects (i vs v)"]),
+    .init(
+      level: .aspects, candidate: "v@?@^i", expected: "v@:^d", compatible: true,
+      diagnostics: ["warning: argument 2: aspects accepts ^i for ^d by first character only"]),
+  ]
+
+  @Test(arguments: cases)
+  func table(_ row: CompatibilityCase) throws {
+    let report = try CompatibilityChecker(level: row.level, model: row.model).check(
+      row.candidate, against: row.expected)
+    #expect(report.isCompatible == row.compatible)
+    #expect(report.diagnostics.map(\.description) == row.diagnostics)
+    #expect(report.level == row.level)
+    for diagnostic in report.diagnostics {
+      #expect(diagnostic.id.domain == "BlockSignature")
+      if diagnostic.severity == .error, diagnostic.location.position != .signature || row.level != .blocksKit
+      {
+        // Errors carry the encoding that would match, except where nothing would.
+        if diagnostic.id.id != "aspectsFirstArgumentNotObject"
+          && diagnostic.id.id != "aspectsTooManyArguments"
+        {
+          #expect(!diagnostic.fixIts.isEmpty, "\(diagnostic)")
+        }
+      }
+    }
+  }
+
+  @Test func locationsNameBothEncodingsAndTheirBytes() throws {
+    let report = try CompatibilityChecker(level: .identical).check(
+      "v16@?0@\"NSString\"8", against: "v16@?0@8")
+    let diagnostic = try #require(report.diagnostics.first)
+    #expect(diagnostic.location.position == .argument(1))
+    #expect(diagnostic.location.candidate == "@\"NSString\"")
+    #expect(diagnostic.location.expected == "@")
+    #expect(diagnostic.location.candidateRange == 6..<17)
+    #expect(diagnostic.location.expectedRange == 6..<7)
+    #expect(diagnostic.id == MessageID(domain: "BlockSignature", id: "typeMismatch"))
+    let fixIt = try #require(diagnostic.fixIts.first)
+    #expect(fixIt.replacement == "@")
+    #expect(fixIt.range == 6..<17)
+    #expect(fixIt.message == "replace @\"NSString\" with @")
+  }
+
+  @Test func blockAgainstMethodMapsArguments() throws {
+    let report = try CompatibilityChecker(level: .abi).check("v20@?0i8q12", against: "v24@0:8i16i20")
+    let diagnostic = try #require(report.diagnostics.first)
+    #expect(diagnostic.message == "argument 2: size 8 does not match size 4 (q vs i)")
+    #expect(diagnostic.location.expectedRange == 10..<11)
+    #expect(diagnostic.notes.map(\.message) == ["candidate argument 2 is argument 3 of the expected method"])
+    #expect(diagnostic.fixIts.first?.replacement == "i")
+  }
+
+  @Test func countMismatchOffersTheWholeSignature() throws {
+    let report = try CompatibilityChecker(level: .equivalent).check("v16@?0i8", against: "v24@0:8i16i20")
+    let diagnostic = try #require(report.diagnostics.first)
+    #expect(diagnostic.location.position == .signature)
+    #expect(diagnostic.fixIts.first?.replacement == "v16@?0i8i12")
+  }
+
+  @Test func malformedInputThrowsWithItsOffset() throws {
+    let error = try #require(throws: SignatureError.self) {
+      try CompatibilityChecker().check("v16@?0i8", against: "v16@?0[4i8")
+    }
+    #expect(error.kind == .malformedEncoding)
+    #expect(error.encodingError?.offset == 9)  // the `8` inside `[4i8`
+  }
+
+  @Test func everyLevelHasADistinctCLIName() {
+    #expect(
+      CompatibilityLevel.allCases.map(\.rawValue) == [
+        "identical", "equivalent", "abi", "blockskit", "aspects",
+      ])
+  }
+}
+
+/// Swift function types mapped to encodings, against the signatures the Swift compiler gives
+/// real `@convention(block)` closures of those types.
+@Suite struct SwiftFunctionTypeTests {
+  static func signature(_ block: UnsafeRawPointer) throws -> String {
+    try #require(try BlockInfo(inspecting: block).signature)
+  }
+
+  @Test func mappingMatchesTheSwiftCompiler() throws {
+    var rows: [(String, String)] = []
+    let a: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32 = { _, _ in 0 }
+    rows.append(
+      (
+        "(Int32, UnsafePointer<CChar>?) -> Int32",
+        try withExtendedLifetime(a) { try Self.signature(unsafeBitCast(a, to: UnsafeRawPointer.self)) }
+      ))
+    let b: @convention(block) (Int, UInt, Int8, UInt8, Int16, UInt16, UInt32, Int64, UInt64) -> Void = {
+      _, _, _, _, _, _, _, _, _ in
+    }
+    rows.append(
+      (
+        "(Int, UInt, Int8, UInt8, Int16, UInt16, UInt32, Int64, UInt64) -> Void",
+        try withExtendedLifetime(b) { try Self.signature(unsafeBitCast(b, to: UnsafeRawPointer.self)) }
+      ))
+    let c: @convention(block) (Bool, Float, Double, CChar, CLong, CBool) -> Bool = { _, _, _, _, _, _ in true
+    }
+    rows.append(
+      (
+        "(Bool, Float, Double, CChar, CLong, CBool) -> Bool",
+        try withExtendedLifetime(c) { try Self.signature(unsafeBitCast(c, to: UnsafeRawPointer.self)) }
+      ))
+    let d:
+      @convention(block) (
+        UnsafeRawPointer, UnsafeMutableRawPointer, OpaquePointer, UnsafeMutablePointer<CChar>,
+        UnsafePointer<Int32>, UnsafeMutablePointer<Double>?
+      ) -> Void = { _, _, _, _, _, _ in }
+    rows.append(
+      (
+        "(UnsafeRawPointer, UnsafeMutableRawPointer, OpaquePointer, UnsafeMutablePointer<CChar>, UnsafePointer<Int32>, UnsafeMutablePointer<Double>?) -> Void",
+        try withExtendedLifetime(d) { try Self.signature(unsafeBitCast(d, to: UnsafeRawPointer.self)) }
+      ))
+    let e:
+      @convention(block) (
+        @convention(block) (Int32) -> Int32, @convention(c) (Int32) -> Void, UnsafeRawPointer?
+      ) -> Void = { _, _, _ in }
+    rows.append(
+      (
+        "(@escaping @convention(block) (Int32) -> Int32, @convention(c) (Int32) -> Void, UnsafeRawPointer?) -> Void",
+        try withExtendedLifetime(e) { try Self.signature(unsafeBitCast(e, to: UnsafeRawPointer.self)) }
+      ))
+    let f:
+      @convention(block) (
+        UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafeMutablePointer<CChar>?>,
+        UnsafePointer<UInt8>, Float80, AnyObject
+      ) -> () = { _, _, _, _, _ in }
+    rows.append(
+      (
+        "(_ names: UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafeMutablePointer<CChar>?>, Swift.UnsafePointer<UInt8>, Float80, AnyObject) -> ()",
+        try withExtendedLifetime(f) { try Self.signature(unsafeBitCast(f, to: UnsafeRawPointer.self)) }
+      ))
+    let g:
+      @convention(block) (
+        CInt, CUnsignedChar, CSignedChar, CShort, CLongLong, CUnsignedLong, Optional<UnsafeRawPointer>
+      ) -> UnsafeMutableRawPointer? = { _, _, _, _, _, _, _ in nil }
+    rows.append(
+      (
+        "(CInt, CUnsignedChar, CSignedChar, CShort, CLongLong, CUnsignedLong, Optional<UnsafeRawPointer>) -> UnsafeMutableRawPointer?",
+        try withExtendedLifetime(g) { try Self.signature(unsafeBitCast(g, to: UnsafeRawPointer.self)) }
+      ))
+    for (text, compiled) in rows {
+      let type = try SwiftFunctionType(parsing: text)
+      #expect(type.blockEncoding.description == compiled, "\(text)")
+      #expect(
+        CompatibilityChecker(level: .identical).check(try SignatureEncoding(parsing: compiled), against: type)
+          .isCompatible)
+    }
+  }
+
+  @Test func liveClosureAgainstAType() throws {
+    let closure: @convention(block) (Int32, Double) -> Int32 = { a, _ in a }
+    let info = try withExtendedLifetime(closure) {
+      try BlockInfo(inspecting: unsafeBitCast(closure, to: UnsafeRawPointer.self))
+    }
+    let checker = CompatibilityChecker(level: .abi)
+    #expect(
+      try checker.check(block: info, against: SwiftFunctionType(parsing: "(CInt, Double) -> Int32"))
+        .isCompatible)
+    let report = try checker.check(block: info, against: SwiftFunctionType(parsing: "(Int, Double) -> Int32"))
+    #expect(!report.isCompatible)
+    #expect(report.diagnostics.map(\.message) == ["argument 1: size 4 does not match size 8 (i vs q)"])
+  }
+
+  @Test func classObjects() throws {
+    // A closure taking AnyClass needs the Objective-C runtime to exist; `swiftc -emit-ir` of one
+    // shows `#` on Linux too.
+    #expect(
+      try SwiftFunctionType(parsing: "(AnyClass?) -> AnyObject").blockEncoding.description == "@16@?0#8")
+  }
+
+  @Test func modelDependentTypes() throws {
+    #expect(
+      try SwiftFunctionType(parsing: "(Int, CLong, CChar) -> Void", model: .i386Linux).blockEncoding
+        .description == "v16@?0i4l8c12")
+    #expect(
+      try SwiftFunctionType(parsing: "(CLong, CChar) -> Void", model: .aarch64Linux).blockEncoding.description
+        == "v20@?0q8C16")
+  }
+
+  @Test(
+    arguments: zip(
+      [
+        "(String) -> Void", "(Int32?) -> Void", "(Int32, Int32)", "(Int32) throws -> Void",
+        "((Int32) -> Void) -> Void", "(Void) -> Void", "(Int32) -> Int32 x",
+      ],
+      [
+        ("type String has no C encoding", 1), ("an optional i has no C encoding", 1),
+        ("expected a function type '(…) -> …'", 0),
+        ("a throwing function has no C representation", 8),
+        ("a Swift closure has no C encoding; use @convention(block) or @convention(c)", 1),
+        ("a parameter cannot be Void", 1), ("unexpected text after the function type", 17),
+      ]))
+  func unrepresentableTypes(_ text: String, _ expected: (String, Int)) throws {
+    let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }
+    #expect(error.message == expected.0)
+    #expect(error.offset == expected.1)
+  }
+
+  @Test func deepNestingIsAnError() throws {
+    let text =
+      "(" + String(repeating: "UnsafePointer<", count: 200) + "Int32" + String(repeating: ">", count: 200)
+      + ") -> Void"
+    let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }
+    #expect(error.kind == .nestingTooDeep)
+  }
+}
