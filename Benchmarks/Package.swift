@@ -54,6 +54,39 @@ let package = Package(
       swiftSettings: swiftSettings,
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "SignatureBenchmarks",
+      dependencies: [
+        "BenchmarkCorpus",
+        .product(name: "BlockSignature", package: library),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/SignatureBenchmarks",
+      swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "CompatibilityBenchmarks",
+      dependencies: [
+        "BenchmarkCorpus",
+        .product(name: "BlockSignature", package: library),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/CompatibilityBenchmarks",
+      swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "BinaryBenchmarks",
+      dependencies: [
+        "BenchmarkCorpus",
+        .product(name: "BlockSignature", package: library),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/BinaryBenchmarks",
+      swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -196,16 +196,26 @@ def skip_type(s, i):
     return i + 1
 
 
+def scan_sizes():
+    out = subprocess.run([os.path.join(HERE, ".build", "release", "corpus-check"), "--scan"],
+                         check=True, capture_output=True, text=True).stdout
+    sizes = {}
+    for line in out.splitlines():
+        cols = line.split("\t")
+        sizes[os.path.basename(cols[0])] = (int(cols[1]), int(cols[2]))
+    return sizes
+
+
 def per_op(benchmarks, name, count, metric="time"):
-    """Per signature: the median iteration's time (from the throughput percentiles, which carry
-    no unit ambiguity in the JMH export) or median metric count, divided by the input size."""
+    """Per signature: the median iteration's wall-clock time or metric count, divided by the
+    input size. (The JMH export writes wall-clock percentiles in microseconds.)"""
     metrics = benchmarks.get(name, {})
     if metric == "time":
-        entry = metrics.get("throughput")
+        entry = metrics.get("Time (wall clock)")
         if entry is None:
             return None
-        per_second = entry["scorePercentiles"]["50.0"]
-        return 1e9 / per_second / count if per_second else None
+        assert entry["scoreUnit"] == "μs", entry["scoreUnit"]
+        return entry["scorePercentiles"]["50.0"] * 1000 / count
     entry = metrics.get(metric)
     if entry is None:
         return None
@@ -224,8 +234,8 @@ def print_table(corpus, peers, status, benchmarks, timings):
     for peer in PEERS:
         inputs[f"{peer}-subset"] = len(peers[peer]["subset"])
     lines = []
-    header = ("| operation | input (signatures) | ours ns/op | ours mallocs/op | GCC libobjc ns/op | ratio "
-              "| GNUstep ns/op | ratio | answered / correct (of input) |")
+    header = ("| operation | input (signatures) | ours ns/op | ours mallocs/op | GCC libobjc ns/op | libobjc ÷ ours "
+              "| GNUstep ns/op | GNUstep ÷ ours | answered / correct |")
     lines.append(header)
     lines.append("|" + "---|" * 9)
 
@@ -239,7 +249,7 @@ def print_table(corpus, peers, status, benchmarks, timings):
                 cells += ["—", "—"]
             else:
                 ratio = timing["median"] / ns if ns else None
-                cells += [fmt(timing["median"]), "—" if ratio is None else f"{ratio:.1f}× ours"]
+                cells += [fmt(timing["median"]), "—" if ratio is None else f"{ratio:.2f}"]
         cells.append(note_counts)
         lines.append("| " + " | ".join(cells) + " |")
 
@@ -267,6 +277,30 @@ def print_table(corpus, peers, status, benchmarks, timings):
                  libobjc=timings["libobjc"] if peer == "libobjc" else None,
                  gnustep=timings["gnustep"] if peer == "gnustep" else None)
     ours_row("Layout/layout/corpus", "corpus", "layout of pre-parsed signatures")
+    inputs["same-types"] = n_blocks
+    inputs["neighbours"] = n_blocks - 1
+    if any(name.startswith("Signature/") for name in benchmarks):
+        ours_row("Signature/block-to-method/blocks", "blocks", "pre-parsed")
+        ours_row("Signature/parse+block-to-method/blocks", "blocks", "from bytes")
+    for name in sorted(n for n in benchmarks if n.startswith("Compatibility/")):
+        label = name.rsplit("/", 1)[1]
+        ours_row(name, label, "compatible: block vs its own method form" if label == "same-types"
+                 else "incompatible: block vs the next block (diagnostics built)")
+    scans = [n for n in benchmarks if n.startswith("Binary/scan/")]
+    if scans:
+        lines.append("")
+        lines.append("| operation | file | MB | blocks found | ours ms/scan | MB/s | blocks/s | mallocs/scan |")
+        lines.append("|" + "---|" * 8)
+        sizes = scan_sizes()
+        for name in sorted(scans):
+            file = name.rsplit("/", 1)[1]
+            size, blocks = sizes.get(file, (0, 0))
+            ns = per_op(benchmarks, name, 1)
+            mallocs = per_op(benchmarks, name, 1, "Malloc (total)")
+            seconds = ns / 1e9 if ns else None
+            lines.append(f"| Binary/scan | {file} | {size / 1e6:.1f} | {blocks} | {fmt(ns / 1e6 if ns else None, 2)} "
+                         f"| {fmt(size / 1e6 / seconds if seconds else None, 0)} "
+                         f"| {fmt(blocks / seconds if seconds else None, 0)} | {fmt(mallocs, 0)} |")
     table = "\n".join(lines)
     spread = "; ".join(
         f"{peer} ({timings[peer]['mode']}) {timings[peer]['count']} signatures timed, median of {REPEATS} "
@@ -278,8 +312,8 @@ def print_table(corpus, peers, status, benchmarks, timings):
                f"{whole['correct']} exactly as clang, {whole['estimate']} differ where the layout "
                f"is flagged as an estimate, {whole['wrong']} differ without a flag.\n"
                f"Peer timings: {spread}.\n"
-               "Not measured (code not written yet): block → method conversion, compatibility "
-               "check per level, dump MB/s and blocks/s.\n")
+               "Peers have no block → method conversion, compatibility check or binary scanner; "
+               "those rows are ours alone.\n")
     print(table)
     print(summary)
     with open(os.path.join(WORK, "table.md"), "w") as f:

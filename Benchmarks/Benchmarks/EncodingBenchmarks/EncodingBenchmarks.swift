@@ -10,7 +10,7 @@ import Foundation
 
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+    metrics: [.wallClock, .throughput, .mallocCountTotal],
     warmupIterations: 2,
     maxDuration: .seconds(1),
     maxIterations: 200)

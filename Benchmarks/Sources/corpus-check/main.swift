@@ -2,6 +2,7 @@
 //
 //   corpus-check            one line per signature: id, status, the first difference
 //   corpus-check --summary  counts only
+//   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
 //
 // A signature is answered when it parses and lays out without an error; it is correct (OK) when
 // the argument count, the return size and alignment (size only for void), each argument's size
@@ -47,6 +48,22 @@ func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
     return ("WRONG", "frame \(layout.frameLength), clang \(written)")
   }
   return ("OK", "")
+}
+
+if CommandLine.arguments.contains("--scan") {
+  var output = ""
+  for path in ScanFiles.paths() {
+    do {
+      let reports = try BinaryScanner.scan(fileAt: path)
+      let blocks = reports.reduce(0) { $0 + $1.blocks.count }
+      let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      output += "\(path)\t\(bytes)\t\(blocks)\n"
+    } catch {
+      output += "\(path)\t0\t-1\t\(error)\n"
+    }
+  }
+  FileHandle.standardOutput.write(Data(output.utf8))
+  exit(0)
 }
 
 let summaryOnly = CommandLine.arguments.contains("--summary")
