@@ -196,6 +196,12 @@ def skip_type(s, i):
     return i + 1
 
 
+def clean_counts():
+    out = subprocess.run([os.path.join(HERE, ".build", "release", "corpus-check"), "--clean-pairs"],
+                         check=True, capture_output=True, text=True).stdout
+    return {line.split("\t")[0]: int(line.split("\t")[1]) for line in out.splitlines()}
+
+
 def scan_sizes():
     out = subprocess.run([os.path.join(HERE, ".build", "release", "corpus-check"), "--scan"],
                          check=True, capture_output=True, text=True).stdout
@@ -284,8 +290,12 @@ def print_table(corpus, peers, status, benchmarks, timings):
         ours_row("Signature/parse+block-to-method/blocks", "blocks", "from bytes")
     for name in sorted(n for n in benchmarks if n.startswith("Compatibility/")):
         label = name.rsplit("/", 1)[1]
-        ours_row(name, label, "compatible: block vs its own method form" if label == "same-types"
-                 else "incompatible: block vs the next block (diagnostics built)")
+        if label == "clean":
+            inputs[label] = clean_counts().get(name.split("/")[1].removeprefix("check-"), 0)
+        ours_row(name, label, {
+            "same-types": "block vs its own method form",
+            "clean": "same-types pairs with no diagnostic at this level (documented as allocation-free)",
+            "neighbours": "block vs the next block (different types: diagnostics built)"}[label])
     scans = [n for n in benchmarks if n.startswith("Binary/scan/")]
     if scans:
         lines.append("")

@@ -2,7 +2,9 @@
 //
 // `same-types`: each block signature of the corpus against its own method form (compatible at
 // every positional level, so `check` should allocate nothing); `neighbours`: each block
-// signature against the next one (different types: diagnostics are built and allocated).
+// signature against the next one (different types: diagnostics are built and allocated);
+// `clean`: the same-types pairs whose report at that level has no diagnostic at all — the case
+// the checker documents as allocation-free.
 // One iteration checks every pair once; run.sh divides by the number of pairs.
 
 import Benchmark
@@ -32,7 +34,8 @@ let benchmarks: @Sendable () -> Void = {
 
   for level in CompatibilityLevel.allCases {
     let checker = CompatibilityChecker(level: level, model: .x86_64SysV)
-    for (label, pairs) in [("same-types", sameTypes), ("neighbours", neighbours)] {
+    let clean = sameTypes.filter { checker.check($0.0, against: $0.1).diagnostics.isEmpty }
+    for (label, pairs) in [("same-types", sameTypes), ("clean", clean), ("neighbours", neighbours)] {
       Benchmark("Compatibility/check-\(level.rawValue)/\(label)") { benchmark in
         for _ in benchmark.scaledIterations {
           for (candidate, expected) in pairs {

@@ -2,6 +2,7 @@
 //
 //   corpus-check            one line per signature: id, status, the first difference
 //   corpus-check --summary  counts only
+//   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
 //
 // A signature is answered when it parses and lays out without an error; it is correct (OK) when
@@ -48,6 +49,26 @@ func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
     return ("WRONG", "frame \(layout.frameLength), clang \(written)")
   }
   return ("OK", "")
+}
+
+if CommandLine.arguments.contains("--clean-pairs") {
+  do {
+    let blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap { try? SignatureEncoding(parsing: $0.signature) }
+    var output = ""
+    for level in CompatibilityLevel.allCases {
+      let checker = CompatibilityChecker(level: level, model: .x86_64SysV)
+      let clean = blocks.filter { block in
+        guard let method = try? block.methodEncoding(for: .x86_64SysV) else { return false }
+        return checker.check(block, against: method).diagnostics.isEmpty
+      }
+      output += "\(level.rawValue)\t\(clean.count)\n"
+    }
+    FileHandle.standardOutput.write(Data(output.utf8))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+    exit(1)
+  }
 }
 
 if CommandLine.arguments.contains("--scan") {
