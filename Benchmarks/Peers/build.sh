@@ -7,7 +7,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-"$here/../.build-peers"}
 mkdir -p "$out"
-CC=${PEER_CC:-/usr/bin/gcc}
+CC=${PEER_CC:-gcc}
 "$CC" -O2 -std=gnu11 -w -o "$out/libobjc-driver" "$here/libobjc_driver.c" -lobjc
 # shellcheck disable=SC2046
 "$CC" -O2 -std=gnu11 -w -x objective-c $(gnustep-config --objc-flags | sed 's/-MMD -MP//; s/ -g / /') \
