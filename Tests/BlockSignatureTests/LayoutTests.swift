@@ -63,7 +63,7 @@ import Testing
   @Test func sizeOverflowIsAnError() throws {
     let huge = try TypeEncoding(parsing: "[9999999999999999999[9999999999q]]")
     #expect(throws: LayoutError.self) { _ = try huge.layout(for: .x86_64SysV) }
-    let bits = try TypeEncoding(parsing: "{S=b9223372036854775807b9223372036854775807}")
+    let bits = try TypeEncoding(parsing: "{S=b9223372036854775807i1b9223372036854775807i1}")
     #expect(throws: LayoutError.self) { _ = try bits.layout(for: .x86_64SysV) }
   }
 

@@ -12,14 +12,27 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
   public var kind: Kind
   /// The byte offset into ``input`` where the problem was found.
   public var offset: Int
-  /// The text that was being parsed, kept for rendering diagnostics.
+  /// The text that was being parsed, kept for rendering diagnostics. Bytes that are not
+  /// UTF-8 appear as U+FFFD; ``byte`` keeps the byte itself.
   public var input: String
+  /// The input byte at ``offset``, or nil when the offset is the end of the input.
+  public var byte: UInt8?
 
-  /// Creates an error.
+  /// Creates an error; ``byte`` is read from `input` at `offset`.
   public init(kind: Kind, offset: Int, input: String) {
+    let utf8 = input.utf8
+    let byte: UInt8? =
+      offset >= 0 && offset < utf8.count ? utf8[utf8.index(utf8.startIndex, offsetBy: offset)] : nil
+    self.init(kind: kind, offset: offset, input: input, byte: byte)
+  }
+
+  /// Creates an error from the parsed bytes, whose `byte` at `offset` may not survive the
+  /// conversion of `input` to a `String`.
+  package init(kind: Kind, offset: Int, input: String, byte: UInt8?) {
     self.kind = kind
     self.offset = offset
     self.input = input
+    self.byte = byte
   }
 
   /// The reason, followed by the position: "unexpected byte 'x' at offset 3".
@@ -31,10 +44,7 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
   public var message: String {
     switch kind {
     case .unexpectedByte, .invalidBitfield, .invalidNumber:
-      let bytes = Array(input.utf8)
-      if offset < bytes.count {
-        return "\(kind) \(Self.quote(bytes[offset]))"
-      }
+      if let byte { return "\(kind) \(Self.quote(byte))" }
       return "\(kind)"
     default:
       return "\(kind)"
@@ -82,7 +92,8 @@ extension EncodingError {
     public static var countOverflow: Kind { Kind(rawValue: "countOverflow") }
     /// A number with a leading zero where clang never writes one (`[04i]`).
     public static var invalidNumber: Kind { Kind(rawValue: "invalidNumber") }
-    /// `b` not followed by a valid width or GNU `offset type width` triple.
+    /// `b` not followed by a valid width or GNU `offset type width` triple, or a width wider
+    /// than the declared type (GNU form) or than 128 bits.
     public static var invalidBitfield: Kind { Kind(rawValue: "invalidBitfield") }
     /// Qualifiers, pointers, arrays or aggregates nested beyond ``ParseOptions/maximumNestingDepth``.
     public static var nestingTooDeep: Kind { Kind(rawValue: "nestingTooDeep") }

@@ -59,7 +59,8 @@ struct EncodingParser {
   func error(_ kind: EncodingError.Kind, at offset: Int) -> EncodingError {
     EncodingError(
       kind: kind, offset: offset,
-      input: String(decoding: cursor.bytes(0..<cursor.count), as: UTF8.self))
+      input: String(decoding: cursor.bytes(0..<cursor.count), as: UTF8.self),
+      byte: cursor.peek(ahead: offset - cursor.offset))
   }
 
   private mutating func enter(at offset: Int) throws(EncodingError) {
@@ -189,10 +190,27 @@ struct EncodingParser {
       let type = TypeCode(rawValue: code), type.isIntegral
     {
       cursor.advance()
+      let widthStart = cursor.offset
       guard let width = try parseNumber() else { throw error(.invalidBitfield, at: cursor.offset) }
+      // C forbids a width beyond the declared type's.
+      guard width <= Self.maximumBitfieldWidth(of: type) else { throw error(.invalidBitfield, at: widthStart) }
       return .bitfield(.init(bitOffset: first, declaredType: type, width: width))
     }
+    // No bitfield is wider than the widest integer type, `__int128`.
+    guard first <= 128 else { throw error(.invalidBitfield, at: numberStart) }
     return .bitfield(.init(width: first))
+  }
+
+  /// The widest bitfield of an integral type in bits. `l`/`L` allow 64: GCC writes `l` for an
+  /// LP64 `long`, where clang would write `q`.
+  static func maximumBitfieldWidth(of type: TypeCode) -> UInt64 {
+    switch type {
+    case .char, .unsignedChar, .bool: 8
+    case .short, .unsignedShort: 16
+    case .int, .unsignedInt: 32
+    case .long, .unsignedLong, .longLong, .unsignedLongLong: 64
+    default: 128
+    }
   }
 
   private mutating func parseObject(fieldTerminator: UInt8?) throws(EncodingError) -> TypeEncoding {

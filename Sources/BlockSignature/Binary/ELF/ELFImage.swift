@@ -203,6 +203,10 @@ enum ELFLoader {
           offset: table.offset,
           message: "section name table at \(hex(table.offset)) (size \(hex(table.size))) goes past end of file (size \(hex(raw.count)))"))
       }
+    } else if stringIndex != 0 {
+      warnings.append(BinaryScanWarning(
+        offset: fieldBase + 8,
+        message: "section name table index \(stringIndex) is past the section header table (\(headers.count) sections)"))
     }
 
     // Place allocated sections: their own addresses, or synthetic ones in relocatable files.
@@ -253,10 +257,16 @@ enum ELFLoader {
     let symbolEntrySize: UInt64 = is64 ? 24 : 16
     for (index, header) in headers.enumerated()
     where header.type == ELFSectionHeader.typeSymtab || header.type == ELFSectionHeader.typeDynsym {
-      guard bytes.contains(offset: header.offset, length: header.size), Int(header.link) < headers.count else {
+      guard bytes.contains(offset: header.offset, length: header.size) else {
         warnings.append(BinaryScanWarning(
           offset: header.offset,
           message: "symbol table \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"))
+        continue
+      }
+      guard Int(header.link) < headers.count else {
+        warnings.append(BinaryScanWarning(
+          offset: header.offset,
+          message: "symbol table \(names[index]) links to string table section \(header.link), past the section header table (\(headers.count) sections)"))
         continue
       }
       let strings = headers[Int(header.link)]
@@ -271,6 +281,21 @@ enum ELFLoader {
       let count = header.size / symbolEntrySize
       symbols.reserveCapacity(symbols.count + Int(count))
       let stringEnd = strings.offset + strings.size
+      // Out-of-range indices are counted and reported once per table (LLVM warns per symbol).
+      var badName: (count: Int, first: UInt64) = (0, 0)
+      var badSection: (count: Int, first: UInt64) = (0, 0)
+      defer {
+        if badName.count > 0 {
+          warnings.append(BinaryScanWarning(
+            offset: header.offset,
+            message: "\(badName.count) symbols in \(names[index]) have a name offset past the end of their string table (first: symbol \(badName.first))"))
+        }
+        if badSection.count > 0 {
+          warnings.append(BinaryScanWarning(
+            offset: header.offset,
+            message: "\(badSection.count) symbols in \(names[index]) refer to a section past the section header table (first: symbol \(badSection.first))"))
+        }
+      }
       for entry in 0..<count {
         let at = header.offset + entry * symbolEntrySize
         let nameOffset = UInt64(bytes.u32(at)!)
@@ -287,7 +312,10 @@ enum ELFLoader {
           sectionIndex = bytes.u16(at + 14)!
         }
         var nameRange = 0..<0
-        if nameOffset > 0, nameOffset < strings.size,
+        if nameOffset >= strings.size {
+          if badName.count == 0 { badName.first = entry }
+          badName.count += 1
+        } else if nameOffset > 0,
           let range = bytes.cStringRange(at: strings.offset + nameOffset, end: stringEnd, limit: 65536) {
           nameRange = range
         }
@@ -300,6 +328,9 @@ enum ELFLoader {
           if Int(sectionIndex) < headers.count, let base = sectionBase[Int(sectionIndex)] {
             defined = true
             if relocatable { address = base &+ value }
+          } else if Int(sectionIndex) >= headers.count {
+            if badSection.count == 0 { badSection.first = entry }
+            badSection.count += 1
           }
         }
         symbols.append(ImageSymbol(
@@ -330,6 +361,7 @@ enum ELFLoader {
         continue
       }
       let symbolBase = tableBase[Int(header.link)]
+      var reportedMissingTable = false
       let count = header.size / entrySize
       fixups.reserveCapacity(fixups.count + Int(count))
       for entry in 0..<count {
@@ -360,8 +392,19 @@ enum ELFLoader {
           fixups.append(PointerFixup(slot: slot, value: .address(UInt64(bitPattern: addend) & (is64 ? ~0 : 0xffff_ffff))))
           continue
         }
-        guard let base = symbolBase, symbolIndex > 0 else {
+        guard symbolIndex > 0 else {
           fixups.append(PointerFixup(slot: slot, value: .address(UInt64(bitPattern: addend))))
+          continue
+        }
+        guard let base = symbolBase else {
+          // The symbol is in a table that was not read (damaged, or `sh_link` names no symbol
+          // table): taking the addend alone as the address would be wrong.
+          if !reportedMissingTable {
+            reportedMissingTable = true
+            warnings.append(BinaryScanWarning(
+              offset: at,
+              message: "relocations in \(names[index]) refer to symbols of section \(header.link), which is not a readable symbol table"))
+          }
           continue
         }
         let merged = base + symbolIndex

@@ -1,0 +1,35 @@
+// swift-tools-version:6.1
+// libFuzzer harnesses for BlockSignature (swift-protobuf's FuzzTesting/ layout). A separate package,
+// so a plain `swift test` at the root never builds them. Build and run with `./fuzz.sh`.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "FuzzTesting",
+  dependencies: [
+    .package(name: "BlockSignature", path: "../")
+  ],
+  targets: [
+    .executableTarget(
+      name: "FuzzTypeEncoding",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzSignature",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzBinaryScanner",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzExtendedLayout",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

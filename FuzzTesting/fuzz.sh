@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses and runs each one briefly, one after another.
+#
+#   FuzzTesting/fuzz.sh [seconds-per-target] [target…]     default: 60 seconds, every target
+#
+# Build: SwiftPM's `--sanitize=fuzzer --sanitize=address` passes two `-sanitize=` options and
+# swiftc keeps only the last, so Swift code would get ASan but no coverage. `--sanitize=fuzzer`
+# is kept (SwiftPM then links libFuzzer's main and skips the testable-executable renaming of
+# `main`) and `-Xswiftc -sanitize=fuzzer,address` comes last, so both apply; `-parse-as-library`
+# because the harnesses define `LLVMFuzzerTestOneInput`, not `main`. libFuzzer is the
+# toolchain's `libclang_rt.fuzzer-x86_64.a`.
+#
+# Each target fuzzes a scratch copy of Corpus/<target> (in .build/corpus, never committed) with
+# its dictionary; a crash, leak, timeout or oversized allocation is written to
+# FailCases/<target>/ and the script exits non-zero. Replay one with
+#   .build/debug/<target> FailCases/<target>/<file>
+# Environment: FUZZ_CONFIGURATION=debug|release (default debug), FUZZ_JOBS (default 1).
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(FuzzTypeEncoding FuzzSignature FuzzBinaryScanner FuzzExtendedLayout)
+  [ -d Sources/FuzzCompatibility ] && targets+=(FuzzCompatibility)
+fi
+configuration="${FUZZ_CONFIGURATION:-debug}"
+jobs="${FUZZ_JOBS:-1}"
+
+swift build -c "$configuration" --sanitize=fuzzer \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address \
+  2>&1 | grep -v "Cannot export local symbol" || true
+bin="$(swift build -c "$configuration" --show-bin-path)"
+
+status=0
+for target in "${targets[@]}"; do
+  case "$target" in
+    FuzzBinaryScanner) dict=Dictionaries/binary.dict; max_len=16384 ;;
+    FuzzExtendedLayout) dict=""; max_len=256 ;;
+    FuzzCompatibility) dict=Dictionaries/encoding.dict; max_len=1024 ;;
+    *) dict=Dictionaries/encoding.dict; max_len=1024 ;;
+  esac
+  work=".build/corpus/$target"
+  mkdir -p "$work" "FailCases/$target"
+  args=(-max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" -timeout=10 -rss_limit_mb=2048
+        -malloc_limit_mb=512 -max_len="$max_len" -print_final_stats=1
+        -artifact_prefix="FailCases/$target/")
+  [ -n "$dict" ] && args+=(-dict="$dict")
+  echo "== $target: ${seconds}s" >&2
+  if ! "$bin/$target" "${args[@]}" "$work" "Corpus/$target"; then
+    echo "== $target: FAILED (input kept in FailCases/$target/)" >&2
+    status=1
+  fi
+done
+exit $status
