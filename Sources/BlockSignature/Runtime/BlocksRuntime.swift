@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CBlockSignatureShims
 
 /// A blocks runtime loaded in this process: the image that defines `_Block_copy`.
@@ -44,8 +37,9 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
 
   /// The runtime that `_Block_copy` resolves to in the global scope, or nil if none is loaded.
   public static var current: BlocksRuntime? {
-    guard let handle = dlopen(nil, RTLD_LAZY | RTLD_NOLOAD) ?? dlopen(nil, RTLD_LAZY) else { return nil }
-    guard let copy = dlsym(handle, "_Block_copy") else { return nil }
+    guard let handle = system_dlopen(nil, onlyIfLoaded: true) else { return nil }
+    defer { system_dlclose(handle) }
+    guard let copy = system_dlsym(handle, "_Block_copy") else { return nil }
     return runtime(definingSymbolAt: UInt(bitPattern: copy))
   }
 
@@ -54,9 +48,9 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
   public static var loaded: [BlocksRuntime] {
     var found: [BlocksRuntime] = []
     for path in loadedImagePaths() {
-      guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { continue }
-      defer { dlclose(handle) }
-      guard let copy = dlsym(handle, "_Block_copy") else { continue }
+      guard let handle = system_dlopen(path, onlyIfLoaded: true) else { continue }
+      defer { system_dlclose(handle) }
+      guard let copy = system_dlsym(handle, "_Block_copy") else { continue }
       // dlsym searches dependencies too: keep only the image that defines the symbol.
       guard let runtime = runtime(definingSymbolAt: UInt(bitPattern: copy)) else { continue }
       if sameImage(runtime.path, path) && !found.contains(runtime) { found.append(runtime) }
@@ -69,9 +63,9 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
   ///
   /// - Precondition: `block` points to a live block.
   public func signature(ofBlockAt block: UnsafeRawPointer) -> String? {
-    guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
-    defer { dlclose(handle) }
-    guard let symbol = dlsym(handle, "_Block_signature") else { return nil }
+    guard let handle = system_dlopen(path, onlyIfLoaded: true) else { return nil }
+    defer { system_dlclose(handle) }
+    guard let symbol = system_dlsym(handle, "_Block_signature") else { return nil }
     typealias Query = @convention(c) (UnsafeRawPointer) -> UnsafePointer<CChar>?
     let query = unsafeBitCast(symbol, to: Query.self)
     return query(block).map { String(cString: $0) }
@@ -79,9 +73,9 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
 
   static func runtime(definingSymbolAt address: UInt) -> BlocksRuntime? {
     guard let info = SymbolInfo(address: address), let path = info.imagePath else { return nil }
-    guard let handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
-    defer { dlclose(handle) }
-    let exports = dlsym(handle, "_Block_signature").flatMap { SymbolInfo(address: UInt(bitPattern: $0)) }
+    guard let handle = system_dlopen(path, onlyIfLoaded: true) else { return nil }
+    defer { system_dlclose(handle) }
+    let exports = system_dlsym(handle, "_Block_signature").flatMap { SymbolInfo(address: UInt(bitPattern: $0)) }
     let ownsQueries = exports.map { sameImage($0.imagePath ?? "", path) } ?? false
     return BlocksRuntime(
       path: path,
@@ -90,12 +84,7 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
     )
   }
 
-  private static func sameImage(_ a: String, _ b: String) -> Bool {
-    if a == b { return true }
-    var sa = stat(), sb = stat()
-    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
-  }
+  private static func sameImage(_ a: String, _ b: String) -> Bool { system_sameFile(a, b) }
 
   private static func loadedImagePaths() -> [String] {
     #if os(Linux)

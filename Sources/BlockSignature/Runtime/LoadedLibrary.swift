@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A shared library loaded into this process with `dlopen`, and the blocks it hands out.
 ///
 ///     let library = try LoadedLibrary(path: ".build/debug/libBlockFixtures.so")
@@ -52,13 +44,13 @@ public struct LoadedLibrary: @unchecked Sendable {
   ///
   /// - Throws: ``Error`` with kind `noSuchFile` or `cannotLoad` (with `dlerror`'s text).
   public init(path: String) throws(Error) {
-    guard access(path, R_OK) == 0 else {
-      throw Error(kind: .noSuchFile, message: "\(path): \(String(cString: strerror(errno)))")
+    if case .failure(let error) = system_checkReadable(path) {
+      throw Error(kind: .noSuchFile, message: "\(path): \(error.reason)")
     }
     // dlopen searches the library path for a bare name; a path with a slash is taken as is.
     let openPath = path.contains("/") ? path : "./" + path
-    guard let handle = dlopen(openPath, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
+    guard let handle = system_dlopen(openPath) else {
+      let reason = system_dlerror() ?? "dlopen failed"
       throw Error(kind: .cannotLoad, message: "\(path): \(reason)")
     }
     self.path = path
@@ -67,7 +59,7 @@ public struct LoadedLibrary: @unchecked Sendable {
 
   /// The address of a symbol the library (or a library it loads) defines.
   public func address(of symbol: String) throws(Error) -> UnsafeRawPointer {
-    guard let address = dlsym(handle, symbol) else {
+    guard let address = system_dlsym(handle, symbol) else {
       throw Error(kind: .noSuchSymbol, message: "\(path): no symbol named '\(symbol)'")
     }
     return UnsafeRawPointer(address)
@@ -122,21 +114,15 @@ struct MemoryMap {
   /// The current mappings (empty where `/proc/self/maps` is unavailable).
   static func current() -> MemoryMap {
     var map = MemoryMap()
-    guard let file = fopen("/proc/self/maps", "r") else { return map }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 4096)
-    while fgets(&line, Int32(line.count), file) != nil {
-      let text = line.withUnsafeBufferPointer { buffer in
-        String(decoding: UnsafeRawBufferPointer(buffer).prefix { $0 != 0 }, as: UTF8.self)
-      }
+    system_eachLine(ofFile: "/proc/self/maps") { text in
       let fields = text.split(separator: " ", maxSplits: 2)
-      guard fields.count >= 2 else { continue }
+      guard fields.count >= 2 else { return }
       let bounds = fields[0].split(separator: "-")
       guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
         low < high
-      else { continue }
+      else { return }
       let permissions = Array(fields[1].utf8)
-      guard permissions.count >= 3 else { continue }
+      guard permissions.count >= 3 else { return }
       map.regions.append(
         (low..<high, Protection(readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x"))))
     }

@@ -18,7 +18,9 @@ import Darwin
 struct SystemCallError: Error, Sendable {
   var call: String
   var code: Int32
-  var message: String { "\(call): \(String(cString: strerror(code)))" }
+  var message: String { "\(call): \(reason)" }
+  /// `strerror` of the code, e.g. "No such file or directory".
+  var reason: String { String(cString: strerror(code)) }
 }
 
 /// Maps the regular file at `path` read-only. Returns the mapping (nil for an empty file) and its size.
@@ -65,4 +67,53 @@ func system_find3(_ start: UnsafeRawPointer, _ count: Int, _ a: UInt8, _ b: UInt
     position = found + 1
   }
   return nil
+}
+
+// MARK: - Dynamic linker and process files (Runtime/)
+
+/// `dlopen`: nil `path` is the main program. `onlyIfLoaded` adds `RTLD_NOLOAD`.
+func system_dlopen(_ path: String?, onlyIfLoaded: Bool = false) -> UnsafeMutableRawPointer? {
+  dlopen(path, (onlyIfLoaded ? RTLD_LAZY | RTLD_NOLOAD : RTLD_NOW) | RTLD_LOCAL)
+}
+
+/// `dlsym` in a handle from `system_dlopen`.
+func system_dlsym(_ handle: UnsafeMutableRawPointer, _ name: String) -> UnsafeMutableRawPointer? {
+  dlsym(handle, name)
+}
+
+/// `dlclose`.
+func system_dlclose(_ handle: UnsafeMutableRawPointer) {
+  _ = dlclose(handle)
+}
+
+/// The text of the last `dlopen` failure.
+func system_dlerror() -> String? {
+  dlerror().map { String(cString: $0) }
+}
+
+/// Whether the file at `path` can be opened for reading (`access(R_OK)`).
+func system_checkReadable(_ path: String) -> Result<Void, SystemCallError> {
+  access(path, R_OK) == 0 ? .success(()) : .failure(SystemCallError(call: "access", code: errno))
+}
+
+/// Whether two paths name the same file (same device and inode).
+func system_sameFile(_ a: String, _ b: String) -> Bool {
+  if a == b { return true }
+  var first = stat()
+  var second = stat()
+  guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+  return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+}
+
+/// Calls `body` with each line of a text file such as `/proc/self/maps` (lines longer than
+/// 4 KiB are cut); false when the file cannot be opened.
+@discardableResult
+func system_eachLine(ofFile path: String, _ body: (String) -> Void) -> Bool {
+  guard let file = fopen(path, "r") else { return false }
+  defer { fclose(file) }
+  var line = [CChar](repeating: 0, count: 4096)
+  while fgets(&line, Int32(line.count), file) != nil {
+    body(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+  }
+  return true
 }

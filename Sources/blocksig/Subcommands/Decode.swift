@@ -49,22 +49,13 @@ extension BlockSig {
           print(json ? try report.json() : report.text())
         } catch let error as EncodingError {
           failed = true
-          printError(error, label: input.label)
+          _ = Diagnostics.malformed(error, label: input.label)
         } catch let error as LayoutError {
           failed = true
-          writeToStandardError("\(input.label): error: \(error)\n")
+          Diagnostics.write("\(input.label): error: \(error)\n")
         }
       }
       if failed { throw ExitCode(65) }
-    }
-
-    private func printError(_ error: EncodingError, label: String) {
-      let column = error.offset
-      var underline = String(repeating: " ", count: column) + "^"
-      let length = error.input.utf8.count
-      let spansToEnd = error.kind.rawValue.hasPrefix("unterminated")
-      if spansToEnd, length > column + 1 { underline += String(repeating: "~", count: length - column - 1) }
-      writeToStandardError("\(label):\(error.offset): error: \(error.message)\n\(error.input)\n\(underline)\n")
     }
   }
 
@@ -86,10 +77,6 @@ extension BlockSig {
       }
     }
   }
-}
-
-func writeToStandardError(_ text: String) {
-  FileHandle.standardError.write(Data(text.utf8))
 }
 
 /// The result of decoding one input, shared by the text and JSON printers.

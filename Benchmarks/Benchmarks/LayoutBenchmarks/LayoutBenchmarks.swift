@@ -1,0 +1,52 @@
+// Layout/<operation>/<input>: sizes, alignments, slots and offsets of clang's signatures.
+//
+// `parse+layout` is the operation the peers perform (parse a signature, size its return value
+// and every argument); `layout` starts from signatures parsed beforehand. One benchmark
+// iteration handles every signature of the input once; run.sh divides by the input's size.
+
+import Benchmark
+import BenchmarkCorpus
+import BlockSignature
+import Foundation
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .throughput, .mallocCountTotal],
+    warmupIterations: 2,
+    maxDuration: .seconds(1),
+    maxIterations: 200)
+
+  let inputs: [(label: String, signatures: [String])]
+  do {
+    inputs = try Corpus.inputs()
+  } catch {
+    FileHandle.standardError.write(Data("LayoutBenchmarks: cannot load the corpus: \(error)\n".utf8))
+    return
+  }
+
+  for (label, signatures) in inputs {
+    let packed = PackedSignatures(signatures)
+    Benchmark("Layout/parse+layout/\(label)") { benchmark in
+      for _ in benchmark.scaledIterations {
+        for index in 0..<packed.count {
+          guard let signature = try? SignatureEncoding(parsingBytes: packed[index]),
+            let layout = try? signature.layout(for: .x86_64SysV)
+          else { continue }
+          blackHole(layout.frameLength &+ layout.returnLayout.size &+ (layout.arguments.last?.layout.size ?? 0))
+        }
+      }
+    }
+  }
+
+  if let corpus = inputs.first {
+    let parsed = corpus.signatures.compactMap { try? SignatureEncoding(parsing: $0) }
+    Benchmark("Layout/layout/\(corpus.label)") { benchmark in
+      for _ in benchmark.scaledIterations {
+        for signature in parsed {
+          guard let layout = try? signature.layout(for: .x86_64SysV) else { continue }
+          blackHole(layout.frameLength &+ layout.returnLayout.size &+ (layout.arguments.last?.layout.size ?? 0))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// Checks our parse + layout of every corpus signature against clang's truth.
+//
+//   corpus-check            one line per signature: id, status, the first difference
+//   corpus-check --summary  counts only
+//   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
+//   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
+//
+// A signature is answered when it parses and lays out without an error; it is correct (OK) when
+// the argument count, the return size and alignment (size only for void), each argument's size
+// and alignment equal clang's, and the frame length we compute equals the one clang wrote.
+// A difference is ESTIMATE when the layout of the differing type carries a caveat (the encoding
+// does not decide it: NeXT bitfield units, ' ' for _Float16/__float128, no alignment for an
+// unencodable parameter), and WRONG when the layout claimed to be exact.
+
+import BenchmarkCorpus
+import BlockSignature
+import Foundation
+
+func status(_ layout: TypeLayout) -> String { layout.isExact ? "WRONG" : "ESTIMATE" }
+
+func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
+  let signature: SignatureEncoding
+  do {
+    signature = try SignatureEncoding(parsing: entry.signature)
+  } catch {
+    return ("ERROR", "parse: \(error)")
+  }
+  let layout: SignatureLayout
+  do {
+    layout = try signature.layout(for: .x86_64SysV)
+  } catch {
+    return ("ERROR", "layout: \(error)")
+  }
+  let truth = entry.truth
+  if layout.arguments.count != truth.count - 1 {
+    return ("WRONG", "argument count \(layout.arguments.count), clang \(truth.count - 1)")
+  }
+  let ret = truth[0]
+  if layout.returnLayout.size != ret.size || (ret.alignment != 0 && layout.returnLayout.alignment != ret.alignment) {
+    return (status(layout.returnLayout), "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)")
+  }
+  for (index, argument) in layout.arguments.enumerated() {
+    let expected = truth[index + 1]
+    if argument.layout.size != expected.size || argument.layout.alignment != expected.alignment {
+      return (status(argument.layout), "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)")
+    }
+  }
+  if let written = signature.frameLength?.value, written != layout.frameLength {
+    return ("WRONG", "frame \(layout.frameLength), clang \(written)")
+  }
+  return ("OK", "")
+}
+
+if CommandLine.arguments.contains("--clean-pairs") {
+  do {
+    let blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap { try? SignatureEncoding(parsing: $0.signature) }
+    var output = ""
+    for level in CompatibilityLevel.allCases {
+      let checker = CompatibilityChecker(level: level, model: .x86_64SysV)
+      let clean = blocks.filter { block in
+        guard let method = try? block.methodEncoding(for: .x86_64SysV) else { return false }
+        return checker.check(block, against: method).diagnostics.isEmpty
+      }
+      output += "\(level.rawValue)\t\(clean.count)\n"
+    }
+    FileHandle.standardOutput.write(Data(output.utf8))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+    exit(1)
+  }
+}
+
+if CommandLine.arguments.contains("--scan") {
+  var output = ""
+  for path in ScanFiles.paths() {
+    do {
+      let reports = try BinaryScanner.scan(fileAt: path)
+      let blocks = reports.reduce(0) { $0 + $1.blocks.count }
+      let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      output += "\(path)\t\(bytes)\t\(blocks)\n"
+    } catch {
+      output += "\(path)\t0\t-1\t\(error)\n"
+    }
+  }
+  FileHandle.standardOutput.write(Data(output.utf8))
+  exit(0)
+}
+
+let summaryOnly = CommandLine.arguments.contains("--summary")
+do {
+  let entries = try Corpus.load()
+  var counts: [String: Int] = [:]
+  var output = ""
+  for entry in entries {
+    let (status, reason) = verdict(entry)
+    counts[status, default: 0] += 1
+    if !summaryOnly { output += "\(entry.id)\t\(status)\t\(reason)\n" }
+  }
+  if summaryOnly {
+    let answered = entries.count - counts["ERROR", default: 0]
+    output = "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0]) "
+      + "estimate \(counts["ESTIMATE", default: 0]) wrong \(counts["WRONG", default: 0])\n"
+  }
+  FileHandle.standardOutput.write(Data(output.utf8))
+} catch {
+  FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+  exit(1)
+}
