@@ -225,7 +225,7 @@ import Testing
     escape.write(escape.header(0) + 0x20, 8, UInt64.max)  // section 0's size = the real count
     let error = try #require(Self.scan(escape.bytes).error)
     #expect(error.kind == .malformed)
-    #expect(error.offset == UInt64(original.sectionOffset))
+    #expect(try #require(error.offset) == UInt64(original.sectionOffset))
   }
 
   // MARK: Symbol, string and relocation tables
@@ -296,7 +296,7 @@ import Testing
     zero.write(32 + 4, 4, 0)
     let error = try #require(Self.scan(zero.bytes).error)
     #expect(error.kind == .malformed)
-    #expect(error.offset == 32)
+    #expect(try #require(error.offset) == 32)
     // ncmds far beyond what sizeofcmds holds.
     var count = original
     count.write(16, 4, 0xffff_ffff)
