@@ -51,7 +51,7 @@ extension SignatureEncoding {
       let run = parser.cursor.advance(while: isDigit)
       var pieces = OffsetPieces()
       guard OffsetRunSplitter(digits: parser.cursor.bytes(run), previous: previous, frame: frame)
-        .split(into: &pieces)
+        .split(into: &pieces, firstHasZeroSize: { type.hasKnownZeroSize })
       else {
         throw parser.error(.countOverflow, at: runStart)
       }
@@ -119,21 +119,27 @@ struct OffsetPieces {
 ///
 /// The whole run is one offset when that reading is possible: no leading zero, within the frame
 /// and not below the previous offset. Otherwise the run is read as increasing offsets, each
-/// without a leading zero and within the frame, preferring longer first pieces. When no split
-/// fits, the whole run is kept as one offset (validation reports it later).
+/// without a leading zero and within the frame, preferring longer first pieces. The second piece
+/// may equal the first when the typed parameter has size 0 (`{S=[0s]}88`: a zero-size structure
+/// at 8 followed by a vector at 8). When no split fits, the whole run is kept as one offset
+/// (validation reports it later).
 struct OffsetRunSplitter {
   let digits: UnsafeBufferPointer<UInt8>
   let previous: Int?
   let frame: Int?
 
-  func split(into pieces: inout OffsetPieces) -> Bool {
+  /// Splits the run into `pieces`; `firstHasZeroSize` is asked only when a second piece equals
+  /// the first (whether the typed parameter occupies no bytes, so the next one shares its offset).
+  func split(into pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool) -> Bool {
     let whole = value(0..<digits.count)
     if let whole, isAllowedFirst(whole, length: digits.count) {
       pieces.append(whole)
       return true
     }
     var failures = FailureMemo()
-    if digits.count <= OffsetPieces.capacity, splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures) {
+    if digits.count <= OffsetPieces.capacity,
+      splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures, firstHasZeroSize: firstHasZeroSize)
+    {
       return true
     }
     // No consistent reading: split only where the digits force it (a `0` cannot start a longer
@@ -181,7 +187,8 @@ struct OffsetRunSplitter {
   }
 
   private func splitRest(
-    from start: Int, previousLength: Int, into pieces: inout OffsetPieces, failures: inout FailureMemo
+    from start: Int, previousLength: Int, into pieces: inout OffsetPieces, failures: inout FailureMemo,
+    firstHasZeroSize: () -> Bool
   ) -> Bool {
     if start == digits.count { return pieces.count >= 2 }
     if failures[start, previousLength] { return false }
@@ -196,11 +203,15 @@ struct OffsetRunSplitter {
         if let previous, piece < previous { continue }
         if let frame, piece > frame { continue }
       } else {
-        if piece <= pieces[pieces.count - 1] { continue }
+        let last = pieces[pieces.count - 1]
+        if piece < last || (piece == last && (pieces.count != 1 || !firstHasZeroSize())) { continue }
         if let frame, piece >= frame { continue }
       }
       pieces.append(piece)
-      if splitRest(from: start + length, previousLength: length, into: &pieces, failures: &failures) {
+      if splitRest(
+        from: start + length, previousLength: length, into: &pieces, failures: &failures,
+        firstHasZeroSize: firstHasZeroSize)
+      {
         return true
       }
       pieces.removeLast()

@@ -144,6 +144,16 @@ extension TypeEncoding {
   }
 }
 
+extension TypeEncoding {
+  /// Whether the type certainly occupies no bytes on every data model (`{S=[0s]}`, `[0i]`,
+  /// `{E=}`), as opposed to a type whose size is unknown (`{S}`, `?`).
+  var hasKnownZeroSize: Bool {
+    var engine = LayoutEngine(model: .x86_64SysV)
+    guard let (size, _) = try? engine.measure(self) else { return false }
+    return size == 0 && engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+  }
+}
+
 /// The recursive size/alignment computation (Itanium/System V natural layout).
 struct LayoutEngine {
   let model: DataModel
