@@ -35,36 +35,62 @@ extension SignatureEncoding {
       returnType = try parser.parseType()
     }
     frameLength = try parser.parseSingleOffset()
-    arguments = []
+    var arguments: [Argument] = []
+    arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
     let frame = frameLength?.value
     var previous: Int? = nil
     while !parser.cursor.isAtEnd {
       let type = try parser.parseType()
-      let runStart = parser.cursor.offset
-      guard let byte = parser.cursor.peek(), isDigit(byte) else {
-        // No offset, or a signed one (never split).
-        let offset = try parser.parseSingleOffset()
-        arguments.append(Argument(type: type, offset: offset))
-        if let offset { previous = offset.value }
-        continue
-      }
-      let run = parser.cursor.advance(while: isDigit)
-      var pieces = OffsetPieces()
-      guard OffsetRunSplitter(digits: parser.cursor.bytes(run), previous: previous, frame: frame)
-        .split(into: &pieces, firstHasZeroSize: { type.hasKnownZeroSize })
-      else {
-        throw parser.error(.countOverflow, at: runStart)
-      }
-      arguments.append(Argument(type: type, offset: Offset(pieces[0])))
-      for index in 1..<pieces.count {
-        arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index])))
-      }
-      previous = pieces[pieces.count - 1]
+      var isFirst = true
+      previous = try parser.parseOffsets(
+        previous: previous, frame: frame, firstHasZeroSize: { type.hasKnownZeroSize }
+      ) { offset in
+        arguments.append(Argument(type: isFirst ? type : .unencodable, offset: offset))
+        isFirst = false
+      } ?? previous
     }
+    self.arguments = arguments
   }
+
+  /// A capacity to reserve for the arguments: enough for most signatures of this length
+  /// (each argument takes at least one byte), bounded so a long input does not over-reserve.
+  @inline(__always)
+  static func expectedArgumentCount(byteCount: Int) -> Int { min(byteCount / 3 + 2, 16) }
 }
 
 extension EncodingParser {
+  /// Reads the offset(s) after an argument's type and hands them to `body` in order: the typed
+  /// argument's offset (`nil` when none is written), then the offsets of the unencodable
+  /// parameters that follow it in the same digit run (`812` after a type: 8, then 12).
+  ///
+  /// - Returns: the last offset read, or `nil` when none was written.
+  @inline(__always)
+  mutating func parseOffsets(
+    previous: Int?, frame: Int?, firstHasZeroSize: () -> Bool, _ body: (SignatureEncoding.Offset?) -> Void
+  ) throws(EncodingError) -> Int? {
+    let runStart = cursor.offset
+    guard let byte = cursor.peek(), isDigit(byte) else {
+      // No offset, or a signed one (never split).
+      let offset = try parseSingleOffset()
+      body(offset)
+      return offset?.value
+    }
+    let run = cursor.advance(while: isDigit)
+    let digits = cursor.bytes(run)
+    let splitter = OffsetRunSplitter(digits: digits, previous: previous, frame: frame)
+    // The common case, one offset, needs no piece list.
+    if let whole = splitter.wholeValue() {
+      body(SignatureEncoding.Offset(whole))
+      return whole
+    }
+    var pieces = OffsetPieces()
+    guard splitter.split(into: &pieces, firstHasZeroSize: firstHasZeroSize) else {
+      throw error(.countOverflow, at: runStart)
+    }
+    for index in 0..<pieces.count { body(SignatureEncoding.Offset(pieces[index])) }
+    return pieces[pieces.count - 1]
+  }
+
   /// Reads `[+|-]digits` as one offset, or returns `nil` when no offset follows.
   mutating func parseSingleOffset() throws(EncodingError) -> SignatureEncoding.Offset? {
     let start = cursor.offset
@@ -131,8 +157,7 @@ struct OffsetRunSplitter {
   /// Splits the run into `pieces`; `firstHasZeroSize` is asked only when a second piece equals
   /// the first (whether the typed parameter occupies no bytes, so the next one shares its offset).
   func split(into pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool) -> Bool {
-    let whole = value(0..<digits.count)
-    if let whole, isAllowedFirst(whole, length: digits.count) {
+    if let whole = wholeValue() {
       pieces.append(whole)
       return true
     }
@@ -155,6 +180,13 @@ struct OffsetRunSplitter {
     }
     pieces.append(rest)
     return true
+  }
+
+  /// The whole run as one offset, when that reading is allowed.
+  @inline(__always)
+  func wholeValue() -> Int? {
+    guard let whole = value(0..<digits.count), isAllowedFirst(whole, length: digits.count) else { return nil }
+    return whole
   }
 
   private func isAllowedFirst(_ value: Int, length: Int) -> Bool {
