@@ -52,6 +52,8 @@ import Testing
       #expect(signature.arguments.count == block.parameters.count + 1, "\(text) \(context)")
       let layout = try signature.layout(for: model)
       #expect(layout.offsetsMatch, "\(text): \(layout.notes) \(context)")
+      // The single-pass path gives the same numbers as the tree (SignatureFrameTests).
+      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(context)")
       let resynthesized = try signature.strippingOffsets().synthesizingOffsets(for: model)
       #expect(resynthesized.description == text, "synthesis \(context)")
       #expect(signature.compatibleDataModels().contains(model), "\(text) \(context)")

@@ -113,6 +113,8 @@ enum TypeShape: UInt8 {
   case aggregate
   /// An empty parameter encoding.
   case unencodable
+  /// A bitfield (placed by ``AggregateLayout`` inside an aggregate).
+  case bitfield
 
   init(_ type: TypeEncoding) {
     switch type.unqualified {
@@ -121,6 +123,7 @@ enum TypeShape: UInt8 {
     case .primitive(.otherFloat): self = .otherFloat
     case .structure, .union, .atomic: self = .aggregate
     case .unencodable: self = .unencodable
+    case .bitfield: self = .bitfield
     default: self = .other
     }
   }
