@@ -39,15 +39,19 @@ extension SignatureEncoding {
     arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
     let frame = frameLength?.value
     var previous: Int? = nil
+    var pieces = OffsetPieces()
     while !parser.cursor.isAtEnd {
       let type = try parser.parseType()
-      var isFirst = true
-      previous = try parser.parseOffsets(
-        previous: previous, frame: frame, firstHasZeroSize: { type.hasKnownZeroSize }
-      ) { offset in
-        arguments.append(Argument(type: isFirst ? type : .unencodable, offset: offset))
-        isFirst = false
-      } ?? previous
+      let run = try parser.readOffsetRun(
+        previous: previous, frame: frame, pieces: &pieces, firstHasZeroSize: { type.hasKnownZeroSize })
+      switch run {
+      case .single(let offset):
+        arguments.append(Argument(type: type, offset: offset))
+      case .split:
+        arguments.append(Argument(type: type, offset: Offset(pieces[0])))
+        for index in 1..<pieces.count { arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index]))) }
+      }
+      previous = run.last ?? previous
     }
     self.arguments = arguments
   }
@@ -59,36 +63,30 @@ extension SignatureEncoding {
 }
 
 extension EncodingParser {
-  /// Reads the offset(s) after an argument's type and hands them to `body` in order: the typed
-  /// argument's offset (`nil` when none is written), then the offsets of the unencodable
-  /// parameters that follow it in the same digit run (`812` after a type: 8, then 12).
-  ///
-  /// - Returns: the last offset read, or `nil` when none was written.
+  /// Reads the offset(s) after an argument's type: nothing, one offset (possibly signed), or a
+  /// digit run that also holds the offsets of unencodable parameters following the typed one
+  /// (`812` after a type: 8, then 12).
   @inline(__always)
-  mutating func parseOffsets(
-    previous: Int?, frame: Int?, firstHasZeroSize: () -> Bool, _ body: (SignatureEncoding.Offset?) -> Void
-  ) throws(EncodingError) -> Int? {
+  ///
+  /// `pieces` is scratch space owned by the caller (reused across arguments, never cleared in
+  /// full); it holds the offsets when the result is ``OffsetRun/split``.
+  mutating func readOffsetRun(
+    previous: Int?, frame: Int?, pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool
+  ) throws(EncodingError) -> OffsetRun {
     let runStart = cursor.offset
     guard let byte = cursor.peek(), isDigit(byte) else {
       // No offset, or a signed one (never split).
-      let offset = try parseSingleOffset()
-      body(offset)
-      return offset?.value
+      return .single(try parseSingleOffset())
     }
     let run = cursor.advance(while: isDigit)
-    let digits = cursor.bytes(run)
-    let splitter = OffsetRunSplitter(digits: digits, previous: previous, frame: frame)
+    let splitter = OffsetRunSplitter(digits: cursor.bytes(run), previous: previous, frame: frame)
     // The common case, one offset, needs no piece list.
-    if let whole = splitter.wholeValue() {
-      body(SignatureEncoding.Offset(whole))
-      return whole
-    }
-    var pieces = OffsetPieces()
+    if let whole = splitter.wholeValue() { return .single(SignatureEncoding.Offset(whole)) }
+    pieces.removeAll()
     guard splitter.split(into: &pieces, firstHasZeroSize: firstHasZeroSize) else {
       throw error(.countOverflow, at: runStart)
     }
-    for index in 0..<pieces.count { body(SignatureEncoding.Offset(pieces[index])) }
-    return pieces[pieces.count - 1]
+    return .split(last: pieces[pieces.count - 1])
   }
 
   /// Reads `[+|-]digits` as one offset, or returns `nil` when no offset follows.
@@ -111,6 +109,23 @@ extension EncodingParser {
     guard magnitude <= UInt64(Int.max) else { throw error(.countOverflow, at: start) }
     if isNegative && magnitude == 0 { throw error(.invalidOffset, at: start) }
     return SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: isRegister)
+  }
+}
+
+/// The offsets written after one argument's type.
+enum OffsetRun {
+  /// One offset, or none.
+  case single(SignatureEncoding.Offset?)
+  /// The typed argument's offset, then those of the unencodable parameters after it, are in
+  /// the caller's `OffsetPieces`; `last` is the last of them.
+  case split(last: Int)
+
+  /// The last offset written, if any.
+  var last: Int? {
+    switch self {
+    case .single(let offset): offset?.value
+    case .split(let last): last
+    }
   }
 }
 
@@ -138,6 +153,9 @@ struct OffsetPieces {
   }
 
   mutating func removeLast() { count -= 1 }
+
+  /// Forgets every offset (the storage is not cleared).
+  mutating func removeAll() { count = 0 }
 }
 
 /// Splits a run of offset digits such as `812` into the typed parameter's offset and the offsets
@@ -169,7 +187,7 @@ struct OffsetRunSplitter {
     }
     // No consistent reading: split only where the digits force it (a `0` cannot start a longer
     // number), so printing gives the same bytes back; validation reports the offsets.
-    pieces = OffsetPieces()
+    pieces.removeAll()
     var start = 0
     while start < digits.count - 1, digits[start] == 0x30, pieces.count < OffsetPieces.capacity - 1 {
       pieces.append(0)

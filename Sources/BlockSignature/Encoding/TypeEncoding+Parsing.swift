@@ -175,7 +175,7 @@ struct EncodingParser {
     let isUnion = cursor.advance() == "("
     let close: UInt8 = isUnion ? 0x29 : 0x7D
     try enter(at: start)
-    let nameRange = cursor.advance(while: { $0 != "=" && $0 != close })
+    let nameRange = cursor.advance(while: { $0 != 0x3D && $0 != close })
     guard let next = cursor.advance() else {
       throw error(isUnion ? .unterminatedUnion : .unterminatedStructure, at: start)
     }
@@ -185,8 +185,7 @@ struct EncodingParser {
   /// Before each field of an aggregate opened at `start`: consumes the closing byte and returns
   /// `nil` at the end, or returns the range of the field's quoted name (`.some(nil)` if none).
   mutating func scanFieldStart(_ header: AggregateHeader, start: Int) throws(EncodingError) -> Range<Int>?? {
-    let unterminated: EncodingError.Kind = header.isUnion ? .unterminatedUnion : .unterminatedStructure
-    guard let byte = cursor.peek() else { throw error(unterminated, at: start) }
+    guard let byte = cursor.peek() else { throw unterminated(header, at: start) }
     if byte == header.close {
       cursor.advance()
       return nil
@@ -196,8 +195,12 @@ struct EncodingParser {
     cursor.advance()
     let range = cursor.advance(while: { $0 != "\"" })
     guard cursor.advance() != nil else { throw error(.unterminatedString, at: quote) }
-    if cursor.isAtEnd { throw error(unterminated, at: start) }
+    if cursor.isAtEnd { throw unterminated(header, at: start) }
     return .some(range)
+  }
+
+  private func unterminated(_ header: AggregateHeader, at start: Int) -> EncodingError {
+    error(header.isUnion ? .unterminatedUnion : .unterminatedStructure, at: start)
   }
 
   private mutating func parseBitfield() throws(EncodingError) -> TypeEncoding {

@@ -180,44 +180,124 @@ extension SignatureFrame {
   private static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
   ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
-    var parser = EncodingParser(Cursor(bytes), options: options)
-    guard let first = parser.cursor.peek() else { throw parser.error(.emptyInput, at: 0) }
+    var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
+    return try scanner.run()
+  }
 
+  /// The scanner's state; a struct with mutating methods so that nothing is captured by a
+  /// closure (no dynamic exclusivity checks, no boxes).
+  private struct FrameScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let rules: LayoutRules
+    var parser: EncodingParser
+    var arguments: [Argument] = []
+    var pending: Pending? = nil
+    var running = 0
+    var offsetsMatch = true
+    var returnRange = 0..<0
+    var returnHiddenSize: Int? = nil
+    var firstHead = Head.other
+    var secondHead = Head.other
     // The first overflow, keyed by (argument index, phase): -1 is the return value; phase 0 the
     // type, phase 1 the running frame offset after it.
     var overflowKey = (Int.max, Int.max)
     var overflow: Range<Int>? = nil
-    func record(_ key: (Int, Int), _ range: Range<Int>) {
+    /// Scratch space for digit runs that hold several offsets.
+    var pieces = OffsetPieces()
+
+    init(bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions) {
+      self.bytes = bytes
+      self.rules = rules
+      parser = EncodingParser(Cursor(bytes), options: options)
+    }
+
+    mutating func record(_ key: (Int, Int), _ range: Range<Int>) {
       if key < overflowKey {
         overflowKey = key
         overflow = range
       }
     }
 
-    var returnState = MeasureState()
-    let returnType: MeasuredType
-    let returnStart = parser.cursor.offset
-    if isDigit(first) || first == "+" || first == "-" {
-      returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
-      returnState.caveats = .unknownSize
-    } else {
-      returnType = try parser.measureType(rules: rules, state: &returnState)
-    }
-    let returnRange = returnStart..<parser.cursor.offset
-    if let range = returnState.overflow { record((-1, 0), range) }
-    let frame = try parser.parseSingleOffset()?.value
+    mutating func run() throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
+      guard let first = parser.cursor.peek() else { throw parser.error(.emptyInput, at: 0) }
+      var returnState = MeasureState()
+      let returnType: MeasuredType
+      if isDigit(first) || first == "+" || first == "-" {
+        returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
+        returnState.caveats = .unknownSize
+      } else {
+        returnType = try parser.measureType(rules: rules, state: &returnState)
+      }
+      returnRange = 0..<parser.cursor.offset
+      if let range = returnState.overflow { record((-1, 0), range) }
+      let frame = try parser.parseSingleOffset()?.value
 
-    var arguments: [Argument] = []
-    arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
-    var pending: Pending? = nil
-    var running = 0
-    var offsetsMatch = true
-    var returnHiddenSize: Int? = nil
-    var firstHead = Head.other
-    var secondHead = Head.other
+      arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
+      var previous: Int? = nil
+      while !parser.cursor.isAtEnd {
+        let typeStart = parser.cursor.offset
+        var state = MeasureState()
+        let type = try parser.measureType(rules: rules, state: &state)
+        let typeRange = typeStart..<parser.cursor.offset
+        let index = arguments.count + (pending == nil ? 0 : 1)
+        if let range = state.overflow { record((index, 0), range) }
+        let hasZeroSize =
+          type.size == 0 && state.overflow == nil && state.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+        let run = try parser.readOffsetRun(
+          previous: previous, frame: frame, pieces: &pieces, firstHasZeroSize: { hasZeroSize })
+        let head = index < 2 ? Head(bytes, typeRange) : .other
+        switch run {
+        case .single(let offset):
+          push(Pending(type: type, caveats: state.caveats, written: offset?.value, typeRange: typeRange), head: head)
+        case .split:
+          let pieces = self.pieces
+          push(Pending(type: type, caveats: state.caveats, written: pieces[0], typeRange: typeRange), head: head)
+          for piece in 1..<pieces.count {
+            // An unencodable parameter recovered from the digit run.
+            push(
+              Pending(
+                type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
+                written: pieces[piece], typeRange: typeRange.upperBound..<typeRange.upperBound),
+              head: .other)
+          }
+        }
+        previous = run.last ?? previous
+      }
+      if let argument = pending { settle(argument, nextWritten: frame) }
+
+      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnState.caveats)
+      if let size = returnHiddenSize, size != returnValue.size {
+        returnValue.size = size
+        returnValue.caveats.insert(.layoutHidden)
+      }
+      if let frame {
+        let expected = ArgumentOffsets.expectedFrameLength(
+          lastWritten: arguments.last?.writtenOffset, lastSlot: arguments.last?.slotSize ?? 0, computed: running)
+        if frame != expected { offsetsMatch = false }
+      }
+      let kind: SignatureEncoding.Kind =
+        switch (firstHead, secondHead) {
+        case (.block, _): .block
+        case (.object, .selector): .method
+        default: .types
+        }
+      let result = SignatureFrame(
+        kind: kind, returnValue: returnValue, arguments: arguments, frameLength: running,
+        writtenFrameLength: frame, offsetsMatch: offsetsMatch)
+      return (result, overflow)
+    }
+
+    /// Queues an argument; the one before it is settled now that its end is known.
+    @inline(__always)
+    mutating func push(_ argument: Pending, head: Head) {
+      if let previous = pending { settle(previous, nextWritten: argument.written) }
+      let index = arguments.count
+      if index == 0 { firstHead = head } else if index == 1 { secondHead = head }
+      pending = argument
+    }
 
     /// Settles `argument` now that the offset after it is known.
-    func settle(_ argument: Pending, nextWritten: Int?) {
+    mutating func settle(_ argument: Pending, nextWritten: Int?) {
       let index = arguments.count
       var size = argument.type.size
       var alignment = argument.type.alignment
@@ -233,10 +313,9 @@ extension SignatureFrame {
         returnHiddenSize = observed
       }
       if let written = argument.written {
-        let previous = index > 0 ? arguments[index - 1] : nil
         let expected = ArgumentOffsets.expectedOffset(
-          index: index, previousWritten: previous?.writtenOffset, previousSlot: previous?.slotSize ?? 0,
-          computed: running)
+          index: index, previousWritten: index > 0 ? arguments[index - 1].writtenOffset : nil,
+          previousSlot: index > 0 ? arguments[index - 1].slotSize : 0, computed: running)
         if written != expected { offsetsMatch = false }
       }
       arguments.append(Argument(
@@ -246,61 +325,5 @@ extension SignatureFrame {
       if overflowed { record((index, 1), 0..<bytes.count) }
       running = sum
     }
-
-    var previous: Int? = nil
-    while !parser.cursor.isAtEnd {
-      let typeStart = parser.cursor.offset
-      var state = MeasureState()
-      let type = try parser.measureType(rules: rules, state: &state)
-      let typeRange = typeStart..<parser.cursor.offset
-      var index = arguments.count + (pending == nil ? 0 : 1)
-      if let range = state.overflow { record((index, 0), range) }
-      var isFirstPiece = true
-      previous = try parser.parseOffsets(
-        previous: previous, frame: frame,
-        firstHasZeroSize: {
-          type.size == 0 && state.overflow == nil && state.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
-        }
-      ) { offset in
-        let written = offset?.value
-        if let argument = pending { settle(argument, nextWritten: written) }
-        let head: Head
-        if isFirstPiece {
-          pending = Pending(type: type, caveats: state.caveats, written: written, typeRange: typeRange)
-          head = index < 2 ? Head(bytes, typeRange) : .other
-        } else {
-          // An unencodable parameter recovered from the digit run.
-          pending = Pending(
-            type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
-            written: written, typeRange: typeRange.upperBound..<typeRange.upperBound)
-          head = .other
-        }
-        if index == 0 { firstHead = head } else if index == 1 { secondHead = head }
-        isFirstPiece = false
-        index += 1
-      } ?? previous
-    }
-    if let argument = pending { settle(argument, nextWritten: frame) }
-
-    var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnState.caveats)
-    if let size = returnHiddenSize, size != returnValue.size {
-      returnValue.size = size
-      returnValue.caveats.insert(.layoutHidden)
-    }
-    if let frame {
-      let expected = ArgumentOffsets.expectedFrameLength(
-        lastWritten: arguments.last?.writtenOffset, lastSlot: arguments.last?.slotSize ?? 0, computed: running)
-      if frame != expected { offsetsMatch = false }
-    }
-    let kind: SignatureEncoding.Kind =
-      switch (firstHead, secondHead) {
-      case (.block, _): .block
-      case (.object, .selector): .method
-      default: .types
-      }
-    let result = SignatureFrame(
-      kind: kind, returnValue: returnValue, arguments: arguments, frameLength: running,
-      writtenFrameLength: frame, offsetsMatch: offsetsMatch)
-    return (result, overflow)
   }
 }
