@@ -27,6 +27,10 @@ let package = Package(
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzCompatibility",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzExtendedLayout",
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),

@@ -12,7 +12,8 @@
 #
 # Each target fuzzes a scratch copy of Corpus/<target> (in .build/corpus, never committed) with
 # its dictionary; a crash, leak, timeout or oversized allocation is written to
-# FailCases/<target>/ and the script exits non-zero. Replay one with
+# FailCases/<target>/ and the script exits non-zero; each target's log ends up in
+# .build/fuzz-<target>.log. Replay one with
 #   .build/debug/<target> FailCases/<target>/<file>
 # Environment: FUZZ_CONFIGURATION=debug|release (default debug), FUZZ_JOBS (default 1).
 set -euo pipefail
@@ -27,9 +28,14 @@ fi
 configuration="${FUZZ_CONFIGURATION:-debug}"
 jobs="${FUZZ_JOBS:-1}"
 
-swift build -c "$configuration" --sanitize=fuzzer \
+mkdir -p .build
+if ! swift build -c "$configuration" --sanitize=fuzzer \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address \
-  2>&1 | grep -v "Cannot export local symbol" || true
+  > .build/fuzz-build.log 2>&1; then
+  # gold warns once per ASan helper symbol; keep only what matters.
+  grep -v "Cannot export local symbol" .build/fuzz-build.log >&2
+  exit 1
+fi
 bin="$(swift build -c "$configuration" --show-bin-path)"
 
 status=0
@@ -47,8 +53,14 @@ for target in "${targets[@]}"; do
         -artifact_prefix="FailCases/$target/")
   [ -n "$dict" ] && args+=(-dict="$dict")
   echo "== $target: ${seconds}s" >&2
-  if ! "$bin/$target" "${args[@]}" "$work" "Corpus/$target"; then
-    echo "== $target: FAILED (input kept in FailCases/$target/)" >&2
+  before=$(ls "FailCases/$target" | wc -l)
+  # With -jobs, libFuzzer runs the target in a child that logs to fuzz-0.log.
+  "$bin/$target" "${args[@]}" "$work" "Corpus/$target" || true
+  log=".build/fuzz-$target.log"
+  [ -f fuzz-0.log ] && mv fuzz-0.log "$log"
+  grep -E "^(Done|stat::)|ERROR|SUMMARY" "$log" >&2 || true
+  if [ "$(ls "FailCases/$target" | wc -l)" -ne "$before" ]; then
+    echo "== $target: FAILED (input kept in FailCases/$target/, log in FuzzTesting/$log)" >&2
     status=1
   fi
 done

@@ -4,6 +4,7 @@
 #   FuzzTypeEncoding   the single types those signatures are made of, plus grammar samples
 #   FuzzBinaryScanner  small clang-made objects: ELF64/ELF32/aarch64 objects, a shared library,
 #                      Mach-O objects (arm64, x86_64) and an `ar` archive
+#   FuzzCompatibility  pairs of those signatures separated by a NUL byte
 #   FuzzExtendedLayout byte-form and inline-form extended layouts
 # Run from anywhere; needs clang (next to swift) and llvm-ar or ar.
 set -euo pipefail
@@ -15,7 +16,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 corpus="$here/Corpus"
 rm -rf "$corpus"
-mkdir -p "$corpus"/{FuzzSignature,FuzzTypeEncoding,FuzzBinaryScanner,FuzzExtendedLayout}
+mkdir -p "$corpus"/{FuzzSignature,FuzzTypeEncoding,FuzzBinaryScanner,FuzzExtendedLayout,FuzzCompatibility}
 
 # Signatures: the C strings containing "@?" in the fixtures' LLVM IR.
 "$clang" -fblocks -I"$root/Fixtures/include" -I"$root/Fixtures" -S -emit-llvm -o "$work/fixtures.ll" \
@@ -26,6 +27,15 @@ while IFS= read -r signature; do
   printf '%s' "$signature" > "$corpus/FuzzSignature/fixture-$n"
   n=$((n + 1))
 done < "$work/signatures.txt"
+
+# Compatibility: pairs of fixture signatures joined by a NUL (each with the next one, and with
+# itself with its offsets dropped).
+mapfile -t all < "$work/signatures.txt"
+for ((i = 0; i < ${#all[@]}; i++)); do
+  next="${all[$(((i + 1) % ${#all[@]}))]}"
+  printf '%s\0%s' "${all[$i]}" "$next" > "$corpus/FuzzCompatibility/pair-$i"
+  printf '%s\0%s' "${all[$i]}" "$(printf '%s' "${all[$i]}" | tr -d '0-9')" > "$corpus/FuzzCompatibility/stripped-$i"
+done
 
 # Types: split each signature at the top level (offsets dropped), plus hand-picked grammar samples.
 python3 - "$work/signatures.txt" "$corpus/FuzzTypeEncoding" <<'PY'

@@ -46,8 +46,15 @@ public enum BinaryScanner {
         do {
           reports.append(contentsOf: try scan(bytes: memberBytes, name: "\(name)(\(member.name))", options: options))
         } catch {
+          // The member's offset may be a wild value a header claimed (e_shoff near 2^64): it
+          // has no archive offset then, and the message still names it.
+          let base = UInt64(member.range.lowerBound)
           throw BinaryScanError(
-            error.kind, offset: error.offset.map { $0 + UInt64(member.range.lowerBound) },
+            error.kind,
+            offset: error.offset.flatMap { offset in
+              let (archiveOffset, overflow) = offset.addingReportingOverflow(base)
+              return overflow ? nil : archiveOffset
+            },
             "archive member \(member.name) at \(hex(member.range.lowerBound)): \(error.message)")
         }
       }

@@ -66,6 +66,11 @@ struct SwiftRenderer {
     }
   }
 
+  /// The longest tuple spelled out for an array or a `_Complex` value, in bytes. Longer ones
+  /// become a comment naming the element once, so nesting (`[16[16[16…]]]`, `jjj…`) makes the
+  /// output grow linearly, not exponentially.
+  static let maximumTupleLength = 4096
+
   func render(_ type: TypeEncoding, asParameter: Bool) -> String {
     switch type {
     case .primitive(let code):
@@ -89,17 +94,18 @@ struct SwiftRenderer {
       return render(inner, asParameter: asParameter)
     case .array(let count, let element):
       if asParameter { return pointer(to: element, isConst: false) }
-      if count <= 16 {
-        let item = render(element, asParameter: false)
+      let item = render(element, asParameter: false)
+      if count <= 16, Int(count) * (item.utf8.count + 2) <= Self.maximumTupleLength {
         return "(" + Array(repeating: item, count: Int(count)).joined(separator: ", ") + ")"
       }
-      return "/* [\(count) x \(render(element, asParameter: false))] */"
+      return "/* [\(count) x \(item)] */"
     case .structure(let name, _), .union(let name, _):
       return name == "?" || name.isEmpty ? "/* anonymous \(type.isUnionType ? "union" : "struct") */" : name
     case .bitfield(let bitfield):
       return bitfield.declaredType.map(primitive) ?? "Int32"
     case .complex(let inner):
       let part = render(inner, asParameter: false)
+      guard 2 * part.utf8.count <= Self.maximumTupleLength else { return "/* _Complex \(part) */" }
       return "(\(part), \(part)) /* _Complex */"
     case .atomic(let inner):
       return render(inner, asParameter: asParameter)

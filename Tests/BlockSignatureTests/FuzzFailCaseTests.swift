@@ -1,0 +1,138 @@
+import BlockSignature
+import Foundation
+import Testing
+
+/// Every input libFuzzer found (kept in FuzzTesting/FailCases/<target>/), replayed as a byte
+/// array through the same calls as its harness (swift-protobuf's `Test_FuzzTests`).
+@Suite struct FuzzFailCaseTests {
+  /// What FuzzTesting/Sources/FuzzSignature does with one input; returns the rendered lengths.
+  @discardableResult
+  static func runSignatureHarness(_ bytes: [UInt8]) -> Int {
+    var rendered = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let signature = try? SignatureEncoding(parsingBytes: buffer) else { return }
+      _ = signature.description
+      _ = signature.strippingOffsets()
+      for model in DataModel.allBuiltIn {
+        _ = try? signature.layout(for: model)
+        _ = try? signature.synthesizingOffsets(for: model)
+        _ = try? signature.returnType.layout(for: model)
+        for argument in signature.arguments { _ = try? argument.type.parameterSlotSize(for: model) }
+        rendered += signature.cDeclaration(for: model).utf8.count
+        rendered += signature.swiftType(for: model).utf8.count
+        rendered += signature.returnType.cDeclaration(name: "x", for: model).utf8.count
+      }
+      _ = signature.compatibleDataModels()
+    }
+    return rendered
+  }
+
+  /// FailCases/FuzzSignature/complex-tuple-blowup: `?@?` then 65 `j` and a space. Each
+  /// `_Complex` doubled the Swift tuple (`(T, T)`), so the Swift type needed 2^65 copies of
+  /// `Float16` and the harness ran out of memory. Fixed in `SwiftRenderer.render`.
+  static let complexTupleBlowup: [UInt8] =
+    [0x3f, 0x40, 0x3f] + [UInt8](repeating: 0x6a, count: 65) + [0x20]
+
+  @Test func complexTupleBlowup() throws {
+    let rendered = Self.runSignatureHarness(Self.complexTupleBlowup)
+    #expect(rendered > 0 && rendered < 100_000)
+    let signature = try Self.complexTupleBlowup.withUnsafeBufferPointer { try SignatureEncoding(parsingBytes: $0) }
+    let swift = signature.swiftType()
+    #expect(swift.utf8.count < 10_000)
+    #expect(swift.hasPrefix("@convention(block) (/* _Complex "))
+  }
+
+  /// The same blowup through arrays, found by reading the renderer after the fuzzer's hint:
+  /// `[16[16[16…i]]]` nested eight deep spelled 16^8 `Int32`s.
+  @Test func nestedArrayTupleBlowup() throws {
+    let nested = String(repeating: "[16", count: 8) + "i" + String(repeating: "]", count: 8)
+    let type = try TypeEncoding(parsing: nested)
+    let swift = type.swiftType()
+    #expect(swift.utf8.count < 10_000)
+    #expect(swift.hasPrefix("UnsafeMutablePointer</* [16 x /* [16 x "))
+    // Small tuples are still spelled out, as the importer does.
+    #expect(try TypeEncoding(parsing: "^[2[3i]]").swiftType() == "UnsafeMutablePointer<((Int32, Int32, Int32), (Int32, Int32, Int32))>?")
+    #expect(try TypeEncoding(parsing: "jf").swiftType() == "(Float, Float) /* _Complex */")
+    #expect(Self.runSignatureHarness(Array(("v@?" + nested).utf8)) < 1_000_000)
+  }
+
+  /// What FuzzTesting/Sources/FuzzBinaryScanner does with one input; nil when it throws.
+  static func runScannerHarness(_ bytes: [UInt8]) -> Result<[BinaryScanReport], BinaryScanError> {
+    bytes.withUnsafeBytes { raw in
+      Result { () throws(BinaryScanError) in try BinaryScanner.scan(bytes: raw, name: "fuzz") }
+    }
+  }
+
+  /// FailCases/FuzzBinaryScanner/archive-member-offset-overflow, reduced by hand: an archive
+  /// whose member is an ELF header with `e_shoff` = 0xfffffffffffffff0. The member's error
+  /// offset plus the member's position in the archive overflowed UInt64 and trapped. Fixed in
+  /// `BinaryScanner.scan(bytes:name:options:)`: such an error has no archive offset.
+  static let archiveMemberOffsetOverflow: [UInt8] = {
+    var member: [UInt8] = [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01] + [UInt8](repeating: 0, count: 57)
+    member[16] = 1  // ET_REL
+    member[18] = 0x3e  // EM_X86_64
+    member[20] = 1  // EV_CURRENT
+    for (index, byte) in [0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff].enumerated() { member[0x28 + index] = UInt8(byte) }
+    member[0x34] = 64  // e_ehsize
+    member[0x3a] = 64  // e_shentsize
+    member[0x3c] = 1  // e_shnum
+    let header = "d.o/            0           0     0     644     64        `\n"
+    return Array("!<arch>\n".utf8) + Array(header.utf8) + member
+  }()
+
+  @Test func archiveMemberOffsetOverflow() throws {
+    #expect(Self.archiveMemberOffsetOverflow.count == 8 + 60 + 64)
+    guard case .failure(let error) = Self.runScannerHarness(Self.archiveMemberOffsetOverflow) else {
+      Issue.record("scanned without error")
+      return
+    }
+    #expect(error.kind == .malformed)
+    #expect(error.offset == nil)
+    #expect(error.message.hasPrefix("archive member d.o at 0x44: section header table at 0xfffffffffffffff0 "), "\(error.message)")
+    // A member error whose offset fits is still moved to the archive's coordinates.
+    var small = Self.archiveMemberOffsetOverflow
+    small[68 + 0x28 ..< 68 + 0x30] = [0x00, 0x10, 0, 0, 0, 0, 0, 0][...]
+    guard case .failure(let rebased) = Self.runScannerHarness(small) else {
+      Issue.record("scanned without error")
+      return
+    }
+    #expect(rebased.offset == 0x1000 + 68)
+  }
+
+  /// Every kept input, replayed from FuzzTesting/FailCases/<target>/ (found next to this file,
+  /// so new findings are covered as soon as they are kept): none may trap.
+  @Test func everyKeptFailCaseReplays() throws {
+    let failCases = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("FuzzTesting/FailCases")
+    var replayed = 0
+    for target in ["FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility"] {
+      let directory = failCases.appendingPathComponent(target)
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      for file in files where !file.hasPrefix(".") {
+        let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+        switch target {
+        case "FuzzTypeEncoding":
+          _ = bytes.withUnsafeBufferPointer { try? TypeEncoding(parsingBytes: $0) }
+        case "FuzzBinaryScanner":
+          _ = Self.runScannerHarness(bytes)
+        case "FuzzExtendedLayout":
+          _ = try? ExtendedLayout(decoding: bytes)
+        case "FuzzCompatibility":
+          let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).map(Array.init)
+          let candidate = parts[0].withUnsafeBufferPointer { try? SignatureEncoding(parsingBytes: $0) }
+          let expected = (parts.count > 1 ? parts[1] : parts[0]).withUnsafeBufferPointer { try? SignatureEncoding(parsingBytes: $0) }
+          if let candidate, let expected {
+            for level in CompatibilityLevel.allCases {
+              _ = CompatibilityChecker(level: level).check(candidate, against: expected)
+            }
+          }
+        default:
+          Self.runSignatureHarness(bytes)
+        }
+        replayed += 1
+      }
+    }
+    #expect(replayed >= 2)
+  }
+}
