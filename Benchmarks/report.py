@@ -282,6 +282,16 @@ def print_table(corpus, peers, status, benchmarks, timings):
         ours_row(f"Layout/parse+layout/{peer}-subset", f"{peer}-subset", note,
                  libobjc=timings["libobjc"] if peer == "libobjc" else None,
                  gnustep=timings["gnustep"] if peer == "gnustep" else None)
+    if any(name.startswith("Layout/fast-parse+layout/") for name in benchmarks):
+        ours_row("Layout/fast-parse+layout/corpus", "corpus", "single pass (SignatureFrame), same numbers as parse+layout")
+        ours_row("Layout/fast-parse+layout/blocks", "blocks", "single pass (SignatureFrame)")
+        ours_row("Layout/fast-parse+layout/methods", "methods", "single pass (SignatureFrame)")
+        for peer in PEERS:
+            p = peers[peer]
+            ours_row(f"Layout/fast-parse+layout/{peer}-subset", f"{peer}-subset",
+                     f"single pass (SignatureFrame) on the {peer} subset",
+                     libobjc=timings["libobjc"] if peer == "libobjc" else None,
+                     gnustep=timings["gnustep"] if peer == "gnustep" else None)
     ours_row("Layout/layout/corpus", "corpus", "layout of pre-parsed signatures")
     inputs["same-types"] = n_blocks
     inputs["neighbours"] = n_blocks - 1

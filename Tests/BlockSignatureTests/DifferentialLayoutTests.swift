@@ -52,6 +52,8 @@ import Testing
       #expect(signature.arguments.count == block.parameters.count + 1, "\(text) \(context)")
       let layout = try signature.layout(for: model)
       #expect(layout.offsetsMatch, "\(text): \(layout.notes) \(context)")
+      // The single-pass path gives the same numbers as the tree (SignatureFrameTests).
+      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(context)")
       let resynthesized = try signature.strippingOffsets().synthesizingOffsets(for: model)
       #expect(resynthesized.description == text, "synthesis \(context)")
       #expect(signature.compatibleDataModels().contains(model), "\(text) \(context)")
@@ -71,6 +73,41 @@ import Testing
           #expect(typeLayout.offsets[field] == expected, "offset of field \(field) in \(encoding) \(context)")
         }
       }
+    }
+  }
+}
+
+extension DifferentialLayoutTests {
+  /// A zero-size structure followed by a vector: clang writes both at the same offset (`88`).
+  @Test func zeroSizeStructureBeforeUnencodableParameter() throws {
+    let source = """
+      struct S { short a[0]; };
+      struct T { char *p; int b : 4; void *q[4]; char *r; };
+      typedef int v4 __attribute__((vector_size(16)));
+      void *b0 = ^ _Bool (struct S s, v4 v, struct T t) { return 0; };
+      void *b1 = ^ int (struct S s, struct S s2, v4 v) { return 0; };
+      void *b2 = ^ int (struct S s, v4 v, v4 w) { return 0; };
+      """
+    let folder = try Toolchain.temporaryDirectory("blocksig-zero")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("zero.c")
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    let output = try Toolchain.runClang(["-fblocks", "-w", "-S", "-emit-llvm", "-o", "-", file.path])
+    let ir = GeneratedIR(output.stdout)
+    let expected: [(String, [String], [Int])] = [
+      ("b0", ["@?", "{S=[0s]}", "", "{T=*b4[4^v]*}"], [0, 8, 8, 24]),
+      ("b1", ["@?", "{S=[0s]}", "{S=[0s]}", ""], [0, 8, 8, 8]),
+      ("b2", ["@?", "{S=[0s]}", "", ""], [0, 8, 8, 24]),
+    ]
+    for (variable, types, offsets) in expected {
+      let text = try #require(ir.signature(ofVariable: variable))
+      let signature = try SignatureEncoding(parsing: text)
+      #expect(signature.arguments.map(\.type.description) == types, "\(text)")
+      #expect(signature.arguments.map { $0.offset?.value } == offsets, "\(text)")
+      #expect(signature.description == text)
+      let layout = try signature.layout(for: .x86_64SysV)
+      #expect(layout.offsetsMatch, "\(text): \(layout.notes)")
+      #expect(layout.offsets == offsets, "\(text)")
     }
   }
 }

@@ -1,6 +1,7 @@
 // Layout/<operation>/<input>: sizes, alignments, slots and offsets of clang's signatures.
 //
-// `parse+layout` is the operation the peers perform (parse a signature, size its return value
+// `parse+layout` (tree: SignatureEncoding then layout(for:)) and `fast-parse+layout` (one pass:
+// SignatureFrame) are the operation the peers perform (parse a signature, size its return value
 // and every argument); `layout` starts from signatures parsed beforehand. One benchmark
 // iteration handles every signature of the input once; run.sh divides by the input's size.
 
@@ -33,6 +34,19 @@ let benchmarks: @Sendable () -> Void = {
             let layout = try? signature.layout(for: .x86_64SysV)
           else { continue }
           blackHole(layout.frameLength &+ layout.returnLayout.size &+ (layout.arguments.last?.layout.size ?? 0))
+        }
+      }
+    }
+  }
+
+  // The single-pass path: the same numbers without building the tree (SignatureFrame).
+  for (label, signatures) in inputs {
+    let packed = PackedSignatures(signatures)
+    Benchmark("Layout/fast-parse+layout/\(label)") { benchmark in
+      for _ in benchmark.scaledIterations {
+        for index in 0..<packed.count {
+          guard let frame = try? SignatureFrame(parsingBytes: packed[index], for: .x86_64SysV) else { continue }
+          blackHole(frame.frameLength &+ frame.returnValue.size &+ (frame.arguments.last?.size ?? 0))
         }
       }
     }

@@ -4,6 +4,9 @@
 //   corpus-check --summary  counts only
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
+//   corpus-check --repeat MODE N  runs MODE (parse, tree, fast) N times over the corpus and prints
+//                           a checksum: for instruction counts, run under valgrind with two values
+//                           of N and divide the difference by N × 4200
 //
 // A signature is answered when it parses and lays out without an error; it is correct (OK) when
 // the argument count, the return size and alignment (size only for void), each argument's size
@@ -85,6 +88,38 @@ if CommandLine.arguments.contains("--scan") {
   }
   FileHandle.standardOutput.write(Data(output.utf8))
   exit(0)
+}
+
+if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.arguments.count > flag + 2,
+  let passes = Int(CommandLine.arguments[flag + 2])
+{
+  let mode = CommandLine.arguments[flag + 1]
+  do {
+    let packed = PackedSignatures(try Corpus.load().map(\.signature))
+    var checksum = 0
+    for _ in 0..<passes {
+      for index in 0..<packed.count {
+        switch mode {
+        case "parse":
+          guard let signature = try? SignatureEncoding(parsingBytes: packed[index]) else { continue }
+          checksum &+= signature.arguments.count
+        case "tree":
+          guard let signature = try? SignatureEncoding(parsingBytes: packed[index]),
+            let layout = try? signature.layout(for: .x86_64SysV)
+          else { continue }
+          checksum &+= layout.frameLength &+ layout.returnLayout.size
+        default:
+          guard let frame = try? SignatureFrame(parsingBytes: packed[index], for: .x86_64SysV) else { continue }
+          checksum &+= frame.frameLength &+ frame.returnValue.size
+        }
+      }
+    }
+    print("\(mode) \(passes) passes over \(packed.count) signatures, checksum \(checksum)")
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+    exit(1)
+  }
 }
 
 let summaryOnly = CommandLine.arguments.contains("--summary")

@@ -356,19 +356,19 @@ struct CheckRun {
   private mutating func compareFirstCharacters(
     _ a: TypeEncoding, _ b: TypeEncoding, candidateIndex: Int?, expectedIndex: Int?
   ) -> Bool {
+    // The texts are built only on the paths that emit a diagnostic: a clean pair allocates nothing.
     let position: Diagnostic.Position = candidateIndex.map { .argument($0) } ?? .returnValue
-    let aText = TypeEncoding.display(a)
-    let bText = TypeEncoding.display(b)
     if a.firstByte != b.firstByte {
       emit(
         CompatibilityMessages.firstCharacterMismatch(
-          position, Self.code(a.firstByte), Self.code(b.firstByte), aText, bText),
+          position, Self.code(a.firstByte), Self.code(b.firstByte), TypeEncoding.display(a),
+          TypeEncoding.display(b)),
         candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return false
     }
     if a.equivalenceDifference(to: b) != nil {
       emit(
-        CompatibilityMessages.looserMatch(position, level, aText, bText),
+        CompatibilityMessages.looserMatch(position, level, TypeEncoding.display(a), TypeEncoding.display(b)),
         candidateIndex: candidateIndex, expectedIndex: expectedIndex)
     }
     return true
@@ -393,10 +393,10 @@ struct CheckRun {
     let candidateIsMethod = candidateCount > expectedCount
     let methodCount = max(candidateCount, expectedCount)
     let blockCount = min(candidateCount, expectedCount)
-    let note = Diagnostic.Note(
-      CompatibilityMessages.blocksKitLongerIsMethod(candidateIsMethod ? "candidate" : "expected", methodCount)
-    )
     if blockCount != methodCount - 1 {
+      // The note is built only here, where the diagnostic it belongs to is emitted.
+      let note = Diagnostic.Note(
+        CompatibilityMessages.blocksKitLongerIsMethod(candidateIsMethod ? "candidate" : "expected", methodCount))
       emitSignature(CompatibilityMessages.blocksKitArgumentCount(blockCount, methodCount), notes: [note])
       return
     }

@@ -35,36 +35,60 @@ extension SignatureEncoding {
       returnType = try parser.parseType()
     }
     frameLength = try parser.parseSingleOffset()
-    arguments = []
+    var arguments: [Argument] = []
+    arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
     let frame = frameLength?.value
     var previous: Int? = nil
+    var pieces = OffsetPieces()
     while !parser.cursor.isAtEnd {
       let type = try parser.parseType()
-      let runStart = parser.cursor.offset
-      guard let byte = parser.cursor.peek(), isDigit(byte) else {
-        // No offset, or a signed one (never split).
-        let offset = try parser.parseSingleOffset()
+      let run = try parser.readOffsetRun(
+        previous: previous, frame: frame, pieces: &pieces, firstHasZeroSize: { type.hasKnownZeroSize })
+      switch run {
+      case .single(let offset):
         arguments.append(Argument(type: type, offset: offset))
-        if let offset { previous = offset.value }
-        continue
+      case .split:
+        arguments.append(Argument(type: type, offset: Offset(pieces[0])))
+        for index in 1..<pieces.count { arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index]))) }
       }
-      let run = parser.cursor.advance(while: isDigit)
-      var pieces = OffsetPieces()
-      guard OffsetRunSplitter(digits: parser.cursor.bytes(run), previous: previous, frame: frame)
-        .split(into: &pieces)
-      else {
-        throw parser.error(.countOverflow, at: runStart)
-      }
-      arguments.append(Argument(type: type, offset: Offset(pieces[0])))
-      for index in 1..<pieces.count {
-        arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index])))
-      }
-      previous = pieces[pieces.count - 1]
+      previous = run.last ?? previous
     }
+    self.arguments = arguments
   }
+
+  /// A capacity to reserve for the arguments: enough for most signatures of this length
+  /// (each argument takes at least one byte), bounded so a long input does not over-reserve.
+  @inline(__always)
+  static func expectedArgumentCount(byteCount: Int) -> Int { min(byteCount / 3 + 2, 16) }
 }
 
 extension EncodingParser {
+  /// Reads the offset(s) after an argument's type: nothing, one offset (possibly signed), or a
+  /// digit run that also holds the offsets of unencodable parameters following the typed one
+  /// (`812` after a type: 8, then 12).
+  @inline(__always)
+  ///
+  /// `pieces` is scratch space owned by the caller (reused across arguments, never cleared in
+  /// full); it holds the offsets when the result is ``OffsetRun/split``.
+  mutating func readOffsetRun(
+    previous: Int?, frame: Int?, pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool
+  ) throws(EncodingError) -> OffsetRun {
+    let runStart = cursor.offset
+    guard let byte = cursor.peek(), isDigit(byte) else {
+      // No offset, or a signed one (never split).
+      return .single(try parseSingleOffset())
+    }
+    let run = cursor.advance(while: isDigit)
+    let splitter = OffsetRunSplitter(digits: cursor.bytes(run), previous: previous, frame: frame)
+    // The common case, one offset, needs no piece list.
+    if let whole = splitter.wholeValue() { return .single(SignatureEncoding.Offset(whole)) }
+    pieces.removeAll()
+    guard splitter.split(into: &pieces, firstHasZeroSize: firstHasZeroSize) else {
+      throw error(.countOverflow, at: runStart)
+    }
+    return .split(last: pieces[pieces.count - 1])
+  }
+
   /// Reads `[+|-]digits` as one offset, or returns `nil` when no offset follows.
   mutating func parseSingleOffset() throws(EncodingError) -> SignatureEncoding.Offset? {
     let start = cursor.offset
@@ -85,6 +109,23 @@ extension EncodingParser {
     guard magnitude <= UInt64(Int.max) else { throw error(.countOverflow, at: start) }
     if isNegative && magnitude == 0 { throw error(.invalidOffset, at: start) }
     return SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: isRegister)
+  }
+}
+
+/// The offsets written after one argument's type.
+enum OffsetRun {
+  /// One offset, or none.
+  case single(SignatureEncoding.Offset?)
+  /// The typed argument's offset, then those of the unencodable parameters after it, are in
+  /// the caller's `OffsetPieces`; `last` is the last of them.
+  case split(last: Int)
+
+  /// The last offset written, if any.
+  var last: Int? {
+    switch self {
+    case .single(let offset): offset?.value
+    case .split(let last): last
+    }
   }
 }
 
@@ -112,6 +153,9 @@ struct OffsetPieces {
   }
 
   mutating func removeLast() { count -= 1 }
+
+  /// Forgets every offset (the storage is not cleared).
+  mutating func removeAll() { count = 0 }
 }
 
 /// Splits a run of offset digits such as `812` into the typed parameter's offset and the offsets
@@ -119,26 +163,31 @@ struct OffsetPieces {
 ///
 /// The whole run is one offset when that reading is possible: no leading zero, within the frame
 /// and not below the previous offset. Otherwise the run is read as increasing offsets, each
-/// without a leading zero and within the frame, preferring longer first pieces. When no split
-/// fits, the whole run is kept as one offset (validation reports it later).
+/// without a leading zero and within the frame, preferring longer first pieces. The second piece
+/// may equal the first when the typed parameter has size 0 (`{S=[0s]}88`: a zero-size structure
+/// at 8 followed by a vector at 8). When no split fits, the whole run is kept as one offset
+/// (validation reports it later).
 struct OffsetRunSplitter {
   let digits: UnsafeBufferPointer<UInt8>
   let previous: Int?
   let frame: Int?
 
-  func split(into pieces: inout OffsetPieces) -> Bool {
-    let whole = value(0..<digits.count)
-    if let whole, isAllowedFirst(whole, length: digits.count) {
+  /// Splits the run into `pieces`; `firstHasZeroSize` is asked only when a second piece equals
+  /// the first (whether the typed parameter occupies no bytes, so the next one shares its offset).
+  func split(into pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool) -> Bool {
+    if let whole = wholeValue() {
       pieces.append(whole)
       return true
     }
     var failures = FailureMemo()
-    if digits.count <= OffsetPieces.capacity, splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures) {
+    if digits.count <= OffsetPieces.capacity,
+      splitRest(from: 0, previousLength: 0, into: &pieces, failures: &failures, firstHasZeroSize: firstHasZeroSize)
+    {
       return true
     }
     // No consistent reading: split only where the digits force it (a `0` cannot start a longer
     // number), so printing gives the same bytes back; validation reports the offsets.
-    pieces = OffsetPieces()
+    pieces.removeAll()
     var start = 0
     while start < digits.count - 1, digits[start] == 0x30, pieces.count < OffsetPieces.capacity - 1 {
       pieces.append(0)
@@ -149,6 +198,13 @@ struct OffsetRunSplitter {
     }
     pieces.append(rest)
     return true
+  }
+
+  /// The whole run as one offset, when that reading is allowed.
+  @inline(__always)
+  func wholeValue() -> Int? {
+    guard let whole = value(0..<digits.count), isAllowedFirst(whole, length: digits.count) else { return nil }
+    return whole
   }
 
   private func isAllowedFirst(_ value: Int, length: Int) -> Bool {
@@ -181,7 +237,8 @@ struct OffsetRunSplitter {
   }
 
   private func splitRest(
-    from start: Int, previousLength: Int, into pieces: inout OffsetPieces, failures: inout FailureMemo
+    from start: Int, previousLength: Int, into pieces: inout OffsetPieces, failures: inout FailureMemo,
+    firstHasZeroSize: () -> Bool
   ) -> Bool {
     if start == digits.count { return pieces.count >= 2 }
     if failures[start, previousLength] { return false }
@@ -196,11 +253,15 @@ struct OffsetRunSplitter {
         if let previous, piece < previous { continue }
         if let frame, piece > frame { continue }
       } else {
-        if piece <= pieces[pieces.count - 1] { continue }
+        let last = pieces[pieces.count - 1]
+        if piece < last || (piece == last && (pieces.count != 1 || !firstHasZeroSize())) { continue }
         if let frame, piece >= frame { continue }
       }
       pieces.append(piece)
-      if splitRest(from: start + length, previousLength: length, into: &pieces, failures: &failures) {
+      if splitRest(
+        from: start + length, previousLength: length, into: &pieces, failures: &failures,
+        firstHasZeroSize: firstHasZeroSize)
+      {
         return true
       }
       pieces.removeLast()

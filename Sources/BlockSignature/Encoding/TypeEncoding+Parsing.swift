@@ -63,12 +63,12 @@ struct EncodingParser {
       byte: cursor.peek(ahead: offset - cursor.offset))
   }
 
-  private mutating func enter(at offset: Int) throws(EncodingError) {
+  mutating func enter(at offset: Int) throws(EncodingError) {
     depth += 1
     if depth > options.maximumNestingDepth { throw error(.nestingTooDeep, at: offset) }
   }
 
-  private mutating func leave() { depth -= 1 }
+  mutating func leave() { depth -= 1 }
 
   /// Parses one type. `fieldTerminator` is the closing byte of an aggregate whose fields carry
   /// names; it resolves whether `@"x"` is a class name or the next field's name.
@@ -145,40 +145,70 @@ struct EncodingParser {
 
   private mutating func parseAggregate() throws(EncodingError) -> TypeEncoding {
     let start = cursor.offset
-    let isUnion = cursor.advance() == "("
-    let close: UInt8 = isUnion ? 0x29 : 0x7D
-    let unterminated: EncodingError.Kind = isUnion ? .unterminatedUnion : .unterminatedStructure
-    try enter(at: start)
+    let header = try scanAggregateHeader()
     defer { leave() }
-    let nameRange = cursor.advance(while: { $0 != "=" && $0 != close })
-    guard let next = cursor.advance() else { throw error(unterminated, at: start) }
-    let name = try makeString(nameRange)
-    guard next == "=" else {
-      return isUnion ? .union(name: name, fields: nil) : .structure(name: name, fields: nil)
+    let name = try makeString(header.name)
+    guard header.hasFields else {
+      return header.isUnion ? .union(name: name, fields: nil) : .structure(name: name, fields: nil)
     }
     var fields: [TypeEncoding.Field] = []
-    while true {
-      guard let byte = cursor.peek() else { throw error(unterminated, at: start) }
-      if byte == close {
-        cursor.advance()
-        break
-      }
-      var fieldName: String?
-      if byte == "\"" {
-        let quote = cursor.offset
-        cursor.advance()
-        let range = cursor.advance(while: { $0 != "\"" })
-        guard cursor.advance() != nil else { throw error(.unterminatedString, at: quote) }
-        fieldName = try makeString(range)
-        if cursor.isAtEnd { throw error(unterminated, at: start) }
-      }
-      let type = try parseType(fieldTerminator: fieldName == nil ? nil : close)
+    while let nameRange = try scanFieldStart(header, start: start) {
+      let fieldName = try nameRange.map { (range) throws(EncodingError) in try makeString(range) }
+      let type = try parseType(fieldTerminator: fieldName == nil ? nil : header.close)
       fields.append(TypeEncoding.Field(name: fieldName, type: type))
     }
-    return isUnion ? .union(name: name, fields: fields) : .structure(name: name, fields: fields)
+    return header.isUnion ? .union(name: name, fields: fields) : .structure(name: name, fields: fields)
+  }
+
+  /// What `{name=` or `(name=` says.
+  struct AggregateHeader {
+    var isUnion: Bool
+    var close: UInt8
+    var name: Range<Int>
+    var hasFields: Bool
+  }
+
+  /// Reads `{name=`, `(name=`, `{name}` or `(name)` at the cursor and enters one nesting level
+  /// (the caller calls `leave()`).
+  mutating func scanAggregateHeader() throws(EncodingError) -> AggregateHeader {
+    let start = cursor.offset
+    let isUnion = cursor.advance() == "("
+    let close: UInt8 = isUnion ? 0x29 : 0x7D
+    try enter(at: start)
+    let nameRange = cursor.advance(while: { $0 != 0x3D && $0 != close })
+    guard let next = cursor.advance() else {
+      throw error(isUnion ? .unterminatedUnion : .unterminatedStructure, at: start)
+    }
+    return AggregateHeader(isUnion: isUnion, close: close, name: nameRange, hasFields: next == "=")
+  }
+
+  /// Before each field of an aggregate opened at `start`: consumes the closing byte and returns
+  /// `nil` at the end, or returns the range of the field's quoted name (`.some(nil)` if none).
+  mutating func scanFieldStart(_ header: AggregateHeader, start: Int) throws(EncodingError) -> Range<Int>?? {
+    guard let byte = cursor.peek() else { throw unterminated(header, at: start) }
+    if byte == header.close {
+      cursor.advance()
+      return nil
+    }
+    guard byte == "\"" else { return .some(nil) }
+    let quote = cursor.offset
+    cursor.advance()
+    let range = cursor.advance(while: { $0 != "\"" })
+    guard cursor.advance() != nil else { throw error(.unterminatedString, at: quote) }
+    if cursor.isAtEnd { throw unterminated(header, at: start) }
+    return .some(range)
+  }
+
+  private func unterminated(_ header: AggregateHeader, at start: Int) -> EncodingError {
+    error(header.isUnion ? .unterminatedUnion : .unterminatedStructure, at: start)
   }
 
   private mutating func parseBitfield() throws(EncodingError) -> TypeEncoding {
+    .bitfield(try scanBitfield())
+  }
+
+  /// Reads `b<width>` or `b<offset><type><width>` at the cursor.
+  mutating func scanBitfield() throws(EncodingError) -> TypeEncoding.Bitfield {
     cursor.advance()
     let numberStart = cursor.offset
     guard let first = try parseNumber() else {
@@ -194,11 +224,11 @@ struct EncodingParser {
       guard let width = try parseNumber() else { throw error(.invalidBitfield, at: cursor.offset) }
       // C forbids a width beyond the declared type's.
       guard width <= Self.maximumBitfieldWidth(of: type) else { throw error(.invalidBitfield, at: widthStart) }
-      return .bitfield(.init(bitOffset: first, declaredType: type, width: width))
+      return .init(bitOffset: first, declaredType: type, width: width)
     }
     // No bitfield is wider than the widest integer type, `__int128`.
     guard first <= 128 else { throw error(.invalidBitfield, at: numberStart) }
-    return .bitfield(.init(width: first))
+    return .init(width: first)
   }
 
   /// The widest bitfield of an integral type in bits. `l`/`L` allow 64: GCC writes `l` for an
@@ -215,25 +245,40 @@ struct EncodingParser {
 
   private mutating func parseObject(fieldTerminator: UInt8?) throws(EncodingError) -> TypeEncoding {
     let start = cursor.offset
+    switch try scanObject(fieldTerminator: fieldTerminator) {
+    case .object(let className):
+      return .object(className: try className.map { (range) throws(EncodingError) in try makeString(range) })
+    case .block(hasSignature: false):
+      return .block(signature: nil)
+    case .block(hasSignature: true):
+      let open = cursor.offset - 1
+      try enter(at: start)
+      defer { leave() }
+      var types: [TypeEncoding] = []
+      while try scanNestedSignatureElement(open: open, isEmpty: types.isEmpty) {
+        types.append(try parseType())
+      }
+      return .block(signature: types)
+    }
+  }
+
+  /// What follows `@`.
+  enum ObjectToken {
+    /// `@` or `@"name"` (the range of the name).
+    case object(className: Range<Int>?)
+    /// `@?`, and whether `<` (a nested signature) follows; the cursor is after the `<`.
+    case block(hasSignature: Bool)
+  }
+
+  /// Reads `@`, `@"Class"`, `@?` or `@?<` at the cursor.
+  mutating func scanObject(fieldTerminator: UInt8?) throws(EncodingError) -> ObjectToken {
     cursor.advance()
     switch cursor.peek() {
     case "?":
       cursor.advance()
-      guard cursor.peek() == "<" else { return .block(signature: nil) }
-      let open = cursor.offset
+      guard cursor.peek() == "<" else { return .block(hasSignature: false) }
       cursor.advance()
-      try enter(at: start)
-      defer { leave() }
-      var types: [TypeEncoding] = []
-      while true {
-        guard let byte = cursor.peek() else { throw error(.unterminatedBlockSignature, at: open) }
-        if byte == ">", !types.isEmpty {
-          cursor.advance()
-          break
-        }
-        types.append(try parseType())
-      }
-      return .block(signature: types)
+      return .block(hasSignature: true)
     case "\"":
       let quote = cursor.offset
       var probe = cursor
@@ -249,9 +294,27 @@ struct EncodingParser {
         guard after == nil || after == "\"" || after == terminator else { return .object(className: nil) }
       }
       cursor = probe
-      return .object(className: try makeString(range))
+      return .object(className: range)
     default:
       return .object(className: nil)
+    }
+  }
+
+  /// Inside `@?<…>` opened at `open`: whether another type follows (`false` after consuming `>`).
+  mutating func scanNestedSignatureElement(open: Int, isEmpty: Bool) throws(EncodingError) -> Bool {
+    guard let byte = cursor.peek() else { throw error(.unterminatedBlockSignature, at: open) }
+    if byte == ">", !isEmpty {
+      cursor.advance()
+      return false
+    }
+    return true
+  }
+
+  /// Checks that `range` is valid UTF-8 without building a string (the scanner's `makeString`).
+  func validateName(_ range: Range<Int>) throws(EncodingError) {
+    for byte in cursor.bytes(range) where byte >= 0x80 {
+      _ = try makeString(range)
+      return
     }
   }
 

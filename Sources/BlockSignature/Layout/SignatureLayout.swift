@@ -12,7 +12,8 @@
 public struct SignatureLayout: Hashable, Sendable {
   /// The data model the layout was computed for.
   public var model: DataModel
-  /// The layout of the return type.
+  /// The size, alignment and caveats of the return type (field offsets are not computed here:
+  /// ask `returnType.layout(for:)` for them).
   public var returnLayout: TypeLayout
   /// One entry per argument, the block (or `self` and `_cmd`) included.
   public var arguments: [ArgumentLayout]
@@ -30,7 +31,8 @@ public struct SignatureLayout: Hashable, Sendable {
 
 /// The layout of one argument of a signature.
 public struct ArgumentLayout: Hashable, Sendable {
-  /// The layout of the argument's type.
+  /// The size, alignment and caveats of the argument's type (field offsets are not computed
+  /// here: ask the type's `layout(for:)` for them).
   public var layout: TypeLayout
   /// The bytes the argument occupies in the frame.
   public var slotSize: Int
@@ -43,13 +45,60 @@ public struct ArgumentLayout: Hashable, Sendable {
 /// A finding about a signature's offsets; lower-case text naming the numbers.
 ///
 ///     note.message  // "argument 2 is at 12; clang would write 16"
+///
+/// A note stores its kind and numbers; the text is built when ``message`` is read.
 public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
   /// The finding's category.
   public var kind: Kind
   /// The argument index (0 is the block or `self`), or `nil` for the frame or return value.
   public var argument: Int?
+  /// What the text is made from.
+  var details: Details
+
+  /// The numbers and types a note's text names.
+  enum Details: Hashable, Sendable {
+    case offsetMismatch(written: Int, expected: Int)
+    case frameMismatch(written: Int, expected: Int)
+    case unencodableSlot(observed: Int)
+    case sizeFromOffsets(type: TypeEncoding, observed: Int)
+    case hiddenLayout(type: TypeEncoding, observed: Int, encoded: Int)
+    case hiddenReturn(type: TypeEncoding, observed: Int, encoded: Int)
+    case estimate(LayoutCaveats)
+    case text(String)
+  }
+
+  init(kind: Kind, argument: Int?, details: Details) {
+    self.kind = kind
+    self.argument = argument
+    self.details = details
+  }
+
   /// The text.
-  public var message: String
+  public var message: String {
+    get {
+      let index = argument ?? 0
+      switch details {
+      case .offsetMismatch(let written, let expected):
+        return "argument \(index) is at \(written); clang would write \(expected)"
+      case .frameMismatch(let written, let expected):
+        return "frame length is \(written); clang would write \(expected)"
+      case .unencodableSlot(let observed):
+        return "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(observed) bytes"
+      case .sizeFromOffsets(let type, let observed):
+        return "argument \(index) (\(type)) has no size in its encoding; its slot is \(observed) bytes"
+      case .hiddenLayout(let type, let observed, let encoded):
+        return "argument \(index) occupies \(observed) bytes but \(type) gives \(encoded); "
+          + "the encoding hides packing, over-alignment or unencodable fields"
+      case .hiddenReturn(let type, let observed, let encoded):
+        return "return value: \(type) occupies \(observed) bytes as an argument but its encoding gives \(encoded)"
+      case .estimate(let caveats):
+        return argument.map { "argument \($0): \(caveats.description)" } ?? "return value: \(caveats.description)"
+      case .text(let text):
+        return text
+      }
+    }
+    set { details = .text(newValue) }
+  }
 
   /// The message.
   public var description: String { message }
@@ -84,15 +133,14 @@ extension TypeEncoding {
   }
 
   func parameterSlot(for model: DataModel) throws(LayoutError) -> (slot: Int, layout: TypeLayout) {
-    let layout = try layout(for: model)
-    switch unqualified {
-    case .array:
-      return (model.pointerSize, layout)
-    case .primitive(let code) where code.isIntegral && layout.size > 0:
-      return (max(layout.size, 4), layout)
-    default:
-      return (layout.size, layout)
-    }
+    try parameterSlot(rules: LayoutRules(model))
+  }
+
+  func parameterSlot(rules: LayoutRules) throws(LayoutError) -> (slot: Int, layout: TypeLayout) {
+    var engine = LayoutEngine(rules: rules)
+    let (size, alignment) = try engine.measure(self)
+    let layout = TypeLayout(size: size, alignment: alignment, caveats: engine.caveats)
+    return (rules.parameterSlot(size: size, shape: TypeShape(self)), layout)
   }
 }
 
@@ -106,101 +154,81 @@ extension SignatureEncoding {
   /// their slot from the written offsets when there are any.
   /// - Throws: ``LayoutError`` when a size overflows.
   public func layout(for model: DataModel = .x86_64SysV) throws(LayoutError) -> SignatureLayout {
-    var returnLayout = try returnType.layout(for: model)
+    let rules = LayoutRules(model)
+    var returnLayout = try returnType.parameterSlot(rules: rules).layout
     var notes: [LayoutNote] = []
-    var hiddenSizes: [(TypeEncoding, Int)] = []
+    // The size the first argument of the return type's encoding shows in the frame, when its
+    // encoding hides it.
+    var returnHiddenSize: Int? = nil
     var result: [ArgumentLayout] = []
     result.reserveCapacity(arguments.count)
     var running = 0
-    for (index, argument) in arguments.enumerated() {
-      var (slot, layout) = try argument.type.parameterSlot(for: model)
-      let written = argument.offset.map(\.value)
+    for index in arguments.indices {
+      let argument = arguments[index]
+      let shape = TypeShape(argument.type)
+      var (slot, layout) = try argument.type.parameterSlot(rules: rules)
+      let encodedSlot = slot
+      let written = argument.offset?.value
       let nextWritten = index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value
-      if let written, let nextWritten, nextWritten >= written {
-        let observed = nextWritten - written
-        let uncertain = layout.caveats.contains(.unknownSize) || layout.caveats.contains(.ambiguousFloatingPoint)
-          || layout.caveats.contains(.fieldsNotEncoded)
-        if observed != slot {
-          if uncertain {
-            notes.append(LayoutNote(
-              kind: .sizeFromOffsets, argument: index,
-              message: argument.type == .unencodable
-                ? "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(observed) bytes"
-                : "argument \(index) (\(argument.type)) has no size in its encoding; its slot is \(observed) bytes"))
-            slot = observed
-            if case .primitive(.otherFloat) = argument.type.unqualified, observed == 2 || observed == 16 {
-              layout.size = observed
-              layout.alignment = observed
-            } else if layout.size == 0 {
-              layout.size = observed
-            }
-          } else if isAggregate(argument.type) {
-            notes.append(LayoutNote(
-              kind: .hiddenLayout, argument: index,
-              message: "argument \(index) occupies \(observed) bytes but \(argument.type) gives \(slot); "
-                + "the encoding hides packing, over-alignment or unencodable fields"))
-            // The frame is clang's own answer: use it, and say the alignment is a guess.
-            slot = observed
-            layout.size = observed
-            layout.caveats.insert(.layoutHidden)
-            hiddenSizes.append((argument.type, observed))
-          }
-        } else if case .primitive(.otherFloat) = argument.type.unqualified, observed == 16 {
-          layout.size = 16
-          layout.alignment = 16
-        }
-      }
-      if !layout.caveats.subtracting(.layoutHidden).isEmpty, argument.type != .unencodable {
+      let finding = ArgumentOffsets.reconcile(
+        slot: &slot, size: &layout.size, alignment: &layout.alignment, caveats: &layout.caveats, shape: shape,
+        written: written, nextWritten: nextWritten)
+      switch finding {
+      case .none:
+        break
+      case .sizeFromOffsets(let observed):
         notes.append(LayoutNote(
-          kind: .estimate, argument: index,
-          message: "argument \(index): \(layout.caveats.subtracting(.layoutHidden).description)"))
+          kind: .sizeFromOffsets, argument: index,
+          details: shape == .unencodable
+            ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: argument.type, observed: observed)))
+      case .hiddenLayout(let observed):
+        notes.append(LayoutNote(
+          kind: .hiddenLayout, argument: index,
+          details: .hiddenLayout(type: argument.type, observed: observed, encoded: encodedSlot)))
+        if returnHiddenSize == nil, argument.type == returnType { returnHiddenSize = observed }
+      }
+      let estimate = layout.caveats.subtracting(.layoutHidden)
+      if !estimate.isEmpty, shape != .unencodable {
+        notes.append(LayoutNote(kind: .estimate, argument: index, details: .estimate(estimate)))
       }
       result.append(ArgumentLayout(layout: layout, slotSize: slot, offset: running, writtenOffset: written))
       let (sum, overflowed) = running.addingReportingOverflow(slot)
       if overflowed { throw LayoutError(kind: .sizeOverflow, encoding: description) }
       running = sum
     }
-    if let (_, size) = hiddenSizes.first(where: { $0.0 == returnType }), size != returnLayout.size {
+    if let size = returnHiddenSize, size != returnLayout.size {
       notes.append(LayoutNote(
         kind: .hiddenLayout, argument: nil,
-        message: "return value: \(returnType) occupies \(size) bytes as an argument but its encoding gives \(returnLayout.size)"))
+        details: .hiddenReturn(type: returnType, observed: size, encoded: returnLayout.size)))
       returnLayout.size = size
       returnLayout.caveats.insert(.layoutHidden)
     }
     if !returnLayout.caveats.subtracting(.layoutHidden).isEmpty, returnType != .unencodable {
-      notes.append(LayoutNote(kind: .estimate, argument: nil, message: "return value: \(returnLayout.caveats.description)"))
+      notes.append(LayoutNote(kind: .estimate, argument: nil, details: .estimate(returnLayout.caveats)))
     }
     // Validate written offsets locally: each against the previous written offset plus its slot,
     // so one surprise is reported once instead of cascading.
     for index in result.indices {
       guard let written = result[index].writtenOffset else { continue }
-      let expected: Int
-      if index == 0 {
-        expected = 0
-      } else if let previous = result[index - 1].writtenOffset {
-        expected = previous + result[index - 1].slotSize
-      } else {
-        expected = result[index].offset
-      }
+      let expected = ArgumentOffsets.expectedOffset(
+        index: index, previousWritten: index > 0 ? result[index - 1].writtenOffset : nil,
+        previousSlot: index > 0 ? result[index - 1].slotSize : 0, computed: result[index].offset)
       if written != expected {
         notes.append(LayoutNote(
-          kind: .offsetMismatch, argument: index,
-          message: "argument \(index) is at \(written); clang would write \(expected)"))
+          kind: .offsetMismatch, argument: index, details: .offsetMismatch(written: written, expected: expected)))
       }
     }
     if let frame = frameLength?.value {
-      let expected: Int
-      if let last = result.last, let written = last.writtenOffset {
-        expected = written + last.slotSize
-      } else {
-        expected = running
-      }
+      let expected = ArgumentOffsets.expectedFrameLength(
+        lastWritten: result.last?.writtenOffset, lastSlot: result.last?.slotSize ?? 0, computed: running)
       if frame != expected {
         notes.append(LayoutNote(
-          kind: .frameMismatch, argument: nil, message: "frame length is \(frame); clang would write \(expected)"))
+          kind: .frameMismatch, argument: nil, details: .frameMismatch(written: frame, expected: expected)))
       }
     }
-    notes.sort { ($0.argument ?? Int.max, $0.kind.rawValue) < ($1.argument ?? Int.max, $1.kind.rawValue) }
+    if notes.count > 1 {
+      notes.sort { ($0.argument ?? Int.max, $0.kind.rawValue) < ($1.argument ?? Int.max, $1.kind.rawValue) }
+    }
     return SignatureLayout(
       model: model, returnLayout: returnLayout, arguments: result, frameLength: running, notes: notes)
   }
@@ -248,9 +276,3 @@ extension SignatureEncoding {
   }
 }
 
-private func isAggregate(_ type: TypeEncoding) -> Bool {
-  switch type.unqualified {
-  case .structure, .union, .atomic: true
-  default: false
-  }
-}

@@ -144,51 +144,43 @@ extension TypeEncoding {
   }
 }
 
-/// The recursive size/alignment computation (Itanium/System V natural layout).
+extension TypeEncoding {
+  /// Whether the type certainly occupies no bytes on every data model (`{S=[0s]}`, `[0i]`,
+  /// `{E=}`), as opposed to a type whose size is unknown (`{S}`, `?`).
+  var hasKnownZeroSize: Bool {
+    var engine = LayoutEngine(model: .x86_64SysV)
+    guard let (size, _) = try? engine.measure(self) else { return false }
+    return size == 0 && engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+  }
+}
+
+/// The recursive size/alignment computation over a parsed tree (Itanium/System V natural
+/// layout). The rules themselves live in ``LayoutRules`` and ``AggregateLayout``, shared with the
+/// single-pass scanner behind ``SignatureFrame``.
 struct LayoutEngine {
-  let model: DataModel
+  let rules: LayoutRules
   var caveats: LayoutCaveats = []
 
-  init(model: DataModel) { self.model = model }
+  init(model: DataModel) { self.rules = LayoutRules(model) }
+
+  init(rules: LayoutRules) { self.rules = rules }
 
   func overflow(_ type: TypeEncoding) -> LayoutError {
     LayoutError(kind: .sizeOverflow, encoding: type.description)
   }
 
-  func primitive(_ code: TypeCode) -> (size: Int, alignment: Int) {
-    switch code {
-    case .char, .unsignedChar, .bool: (1, 1)
-    case .short, .unsignedShort: (2, 2)
-    case .int, .unsignedInt, .long, .unsignedLong, .float: (4, 4)
-    case .longLong, .unsignedLongLong, .double: (8, model.eightByteAlignment)
-    case .longDouble: (model.longDoubleSize, model.longDoubleAlignment)
-    case .int128, .unsignedInt128: (16, 16)
-    case .otherFloat: (2, 2)
-    case .void: (0, 1)
-    case .cString, .class, .selector, .atom: (model.pointerSize, model.pointerSize)
-    case .unknown: (0, 1)
-    }
-  }
+  func primitive(_ code: TypeCode) -> (size: Int, alignment: Int) { rules.primitive(code) }
 
   mutating func measure(_ type: TypeEncoding) throws(LayoutError) -> (size: Int, alignment: Int) {
     switch type {
     case .primitive(let code):
-      switch code {
-      case .otherFloat: caveats.insert(.ambiguousFloatingPoint)
-      case .unknown: caveats.insert(.unknownSize)
-      case .int128, .unsignedInt128:
-        if !model.hasInt128 { caveats.insert(.unsupportedOnTarget) }
-      default: break
-      }
-      return primitive(code)
+      caveats.formUnion(rules.caveats(of: code))
+      return rules.primitive(code)
     case .object, .block, .pointer:
-      return (model.pointerSize, model.pointerSize)
+      return (rules.pointerSize, rules.pointerSize)
     case .array(let count, let element):
-      let (size, alignment) = try measure(element)
-      guard count <= UInt64(Int.max) else { throw overflow(type) }
-      let (total, overflowed) = size.multipliedReportingOverflow(by: Int(count))
-      if overflowed { throw overflow(type) }
-      return (total, alignment)
+      guard let result = rules.array(count: count, element: try measure(element)) else { throw overflow(type) }
+      return result
     case .structure(_, let fields), .union(_, let fields):
       guard let fields else {
         caveats.insert(.fieldsNotEncoded)
@@ -198,22 +190,12 @@ struct LayoutEngine {
       return try aggregate(fields, isUnion: isUnion, of: type, recordOffset: { _ in })
     case .bitfield(let bitfield):
       if bitfield.declaredType == nil { caveats.insert(.bitfieldUnitAssumed) }
-      let unit = bitfieldUnit(bitfield)
-      return (unit.size, unit.alignment)
+      return rules.bitfieldUnit(declaredType: bitfield.declaredType, width: bitfield.width)
     case .complex(let inner):
-      let (size, alignment) = try measure(inner)
-      let (total, overflowed) = size.multipliedReportingOverflow(by: 2)
-      if overflowed { throw overflow(type) }
-      return (total, alignment)
+      guard let result = rules.complex(try measure(inner)) else { throw overflow(type) }
+      return result
     case .atomic(let inner):
-      let (size, alignment) = try measure(inner)
-      if size == 0 { return (1, alignment) }
-      if size <= model.maximumAtomicPromotion {
-        var promoted = 1
-        while promoted < size { promoted <<= 1 }
-        return (promoted, promoted)
-      }
-      return (size, alignment)
+      return rules.atomic(try measure(inner))
     case .qualified(_, let inner):
       return try measure(inner)
     case .unencodable:
@@ -222,76 +204,25 @@ struct LayoutEngine {
     }
   }
 
-  /// The storage unit of a bitfield: its declared type, or `int` (`long long` above 32 bits).
-  func bitfieldUnit(_ bitfield: TypeEncoding.Bitfield) -> (size: Int, alignment: Int) {
-    if let declared = bitfield.declaredType { return primitive(declared) }
-    return bitfield.width > 32 ? (8, model.eightByteAlignment) : (4, 4)
-  }
-
   /// Lays out fields in order (or all at 0 for a union); reports each field's bit offset.
   mutating func aggregate(
     _ fields: [TypeEncoding.Field], isUnion: Bool, of type: TypeEncoding, recordOffset: (Int) -> Void
   ) throws(LayoutError) -> (size: Int, alignment: Int) {
-    var bitEnd = 0  // first free bit
-    var alignment = 1
-    // Microsoft rules: the open bitfield unit (start bit, size in bits), closed by any
-    // non-bitfield member or by a bitfield of another unit size or one that does not fit.
-    var openUnit: (start: Int, bits: Int)? = nil
+    var builder = AggregateLayout(rules: rules, isUnion: isUnion)
     for field in fields {
+      let start: Int?
       if case .bitfield(let bitfield) = field.type.unqualified {
-        guard bitfield.width <= UInt64(Int.max / 2), (bitfield.bitOffset ?? 0) <= UInt64(Int.max / 2) else {
-          throw overflow(type)
-        }
-        let width = Int(bitfield.width)
-        let unit = bitfieldUnit(bitfield)
-        let unitBits = unit.size * 8
-        var start: Int
-        if let offset = bitfield.bitOffset {
-          if model.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
-          start = Int(offset)
-        } else {
-          caveats.insert(.bitfieldUnitAssumed)
-          start = isUnion ? 0 : bitEnd
-          if model.usesMicrosoftBitfields && !isUnion {
-            if let open = openUnit, open.bits == unitBits, width > 0, bitEnd + width <= open.start + open.bits {
-              start = bitEnd
-            } else {
-              let base = openUnit.map { $0.start + $0.bits } ?? bitEnd
-              guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8) else { throw overflow(type) }
-              start = rounded
-              openUnit = width == 0 ? nil : (rounded, unitBits)
-            }
-          } else if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
-            guard let rounded = roundUp(start, to: unit.alignment * 8) else { throw overflow(type) }
-            start = rounded
-          }
-        }
-        recordOffset(start)
-        if width > 0 { alignment = max(alignment, unit.alignment) }
-        var (end, overflowed) = start.addingReportingOverflow(width)
-        if model.usesMicrosoftBitfields, isUnion, !overflowed { end = max(end, unitBits) }
-        if overflowed { throw overflow(type) }
-        bitEnd = max(bitEnd, end)
-        continue
+        start = builder.addBitfield(bitfield)
+      } else {
+        let (size, alignment) = try measure(field.type)
+        start = builder.addField(size: size, alignment: alignment)
       }
-      if let open = openUnit {
-        bitEnd = max(bitEnd, open.start + open.bits)
-        openUnit = nil
-      }
-      let (size, fieldAlignment) = try measure(field.type)
-      guard let byteStart = isUnion ? 0 : roundUp(bytes(ofBits: bitEnd), to: fieldAlignment) else {
-        throw overflow(type)
-      }
-      recordOffset(byteStart * 8)
-      alignment = max(alignment, fieldAlignment)
-      let (end, o1) = byteStart.addingReportingOverflow(size)
-      let (endBits, o2) = end.multipliedReportingOverflow(by: 8)
-      if o1 || o2 { throw overflow(type) }
-      bitEnd = max(bitEnd, endBits)
+      guard let start else { throw overflow(type) }
+      recordOffset(start)
     }
-    if let open = openUnit { bitEnd = max(bitEnd, open.start + open.bits) }
-    guard let size = roundUp(bytes(ofBits: bitEnd), to: alignment) else { throw overflow(type) }
-    return (size, alignment)
+    caveats.formUnion(builder.caveats)
+    guard let result = builder.finish() else { throw overflow(type) }
+    return result
   }
 }
 

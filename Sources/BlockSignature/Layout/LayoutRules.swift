@@ -1,0 +1,279 @@
+// The one set of layout rules. Both layout paths call these functions: the tree-based engine
+// (`LayoutEngine`, behind `TypeEncoding.layout(for:)` and `SignatureEncoding.layout(for:)`) and
+// the single-pass byte scanner behind `SignatureFrame`. A rule changed here changes both, and the
+// differential tests against clang cover both.
+
+/// The facts of a ``DataModel`` the rules read, without its name: trivially copyable, so the
+/// engines carry it around without reference counting.
+struct LayoutRules {
+  var pointerSize: Int
+  var longDoubleSize: Int
+  var longDoubleAlignment: Int
+  var eightByteAlignment: Int
+  var hasInt128: Bool
+  var maximumAtomicPromotion: Int
+  var usesMicrosoftBitfields: Bool
+
+  @inline(__always)
+  init(_ model: DataModel) {
+    pointerSize = model.pointerSize
+    longDoubleSize = model.longDoubleSize
+    longDoubleAlignment = model.longDoubleAlignment
+    eightByteAlignment = model.eightByteAlignment
+    hasInt128 = model.hasInt128
+    maximumAtomicPromotion = model.maximumAtomicPromotion
+    usesMicrosoftBitfields = model.usesMicrosoftBitfields
+  }
+
+  /// Size and alignment of a one-byte primitive code.
+  @inline(__always)
+  func primitive(_ code: TypeCode) -> (size: Int, alignment: Int) {
+    switch code {
+    case .char, .unsignedChar, .bool: (1, 1)
+    case .short, .unsignedShort: (2, 2)
+    case .int, .unsignedInt, .long, .unsignedLong, .float: (4, 4)
+    case .longLong, .unsignedLongLong, .double: (8, eightByteAlignment)
+    case .longDouble: (longDoubleSize, longDoubleAlignment)
+    case .int128, .unsignedInt128: (16, 16)
+    case .otherFloat: (2, 2)
+    case .void: (0, 1)
+    case .cString, .class, .selector, .atom: (pointerSize, pointerSize)
+    case .unknown: (0, 1)
+    }
+  }
+
+  /// The caveats a primitive code brings.
+  @inline(__always)
+  func caveats(of code: TypeCode) -> LayoutCaveats {
+    switch code {
+    case .otherFloat: .ambiguousFloatingPoint
+    case .unknown: .unknownSize
+    case .int128, .unsignedInt128: hasInt128 ? [] : .unsupportedOnTarget
+    default: []
+    }
+  }
+
+  /// The storage unit of a bitfield: its declared type, or `int` (`long long` above 32 bits).
+  @inline(__always)
+  func bitfieldUnit(declaredType: TypeCode?, width: UInt64) -> (size: Int, alignment: Int) {
+    if let declaredType { return primitive(declaredType) }
+    return width > 32 ? (8, eightByteAlignment) : (4, 4)
+  }
+
+  /// `[count T]`: the element's size times the count; `nil` on overflow.
+  @inline(__always)
+  func array(count: UInt64, element: (size: Int, alignment: Int)) -> (size: Int, alignment: Int)? {
+    guard count <= UInt64(Int.max) else { return nil }
+    let (total, overflowed) = element.size.multipliedReportingOverflow(by: Int(count))
+    return overflowed ? nil : (total, element.alignment)
+  }
+
+  /// `jT`: twice the element; `nil` on overflow.
+  @inline(__always)
+  func complex(_ inner: (size: Int, alignment: Int)) -> (size: Int, alignment: Int)? {
+    let (total, overflowed) = inner.size.multipliedReportingOverflow(by: 2)
+    return overflowed ? nil : (total, inner.alignment)
+  }
+
+  /// `AT`: promoted to a power of two up to clang's `MaxAtomicPromoteWidth`.
+  @inline(__always)
+  func atomic(_ inner: (size: Int, alignment: Int)) -> (size: Int, alignment: Int) {
+    if inner.size == 0 { return (1, inner.alignment) }
+    if inner.size <= maximumAtomicPromotion {
+      var promoted = 1
+      while promoted < inner.size { promoted <<= 1 }
+      return (promoted, promoted)
+    }
+    return inner
+  }
+
+  /// The bytes clang reserves for a parameter: arrays decay to pointers, integral types are
+  /// promoted to `int`, anything else takes its size.
+  @inline(__always)
+  func parameterSlot(size: Int, shape: TypeShape) -> Int {
+    switch shape {
+    case .array: pointerSize
+    case .integral where size > 0: max(size, 4)
+    default: size
+    }
+  }
+}
+
+/// What the signature-level rules need to know about a type's outermost node (qualifiers
+/// stripped).
+enum TypeShape: UInt8 {
+  case other
+  /// `[N T]`: passed as a pointer.
+  case array
+  /// An integral primitive: promoted to `int`.
+  case integral
+  /// `' '`: 2 or 16 bytes, decided by the offsets.
+  case otherFloat
+  /// A structure, union or `_Atomic` type: its size may hide packing.
+  case aggregate
+  /// An empty parameter encoding.
+  case unencodable
+  /// A bitfield (placed by ``AggregateLayout`` inside an aggregate).
+  case bitfield
+
+  init(_ type: TypeEncoding) {
+    switch type.unqualified {
+    case .array: self = .array
+    case .primitive(let code) where code.isIntegral: self = .integral
+    case .primitive(.otherFloat): self = .otherFloat
+    case .structure, .union, .atomic: self = .aggregate
+    case .unencodable: self = .unencodable
+    case .bitfield: self = .bitfield
+    default: self = .other
+    }
+  }
+}
+
+/// Places the fields of one structure or union in order (Itanium/System V natural layout, or
+/// the Microsoft bitfield rules), one field at a time.
+///
+/// Every method returns `nil` (or `false`) when a size, offset or bit count overflows `Int`.
+struct AggregateLayout {
+  let rules: LayoutRules
+  let isUnion: Bool
+  private(set) var alignment = 1
+  private var bitEnd = 0
+  /// Microsoft layout: the unit a run of bitfields is being packed into.
+  private var openUnit: (start: Int, bits: Int)? = nil
+  /// Caveats met while placing the fields.
+  private(set) var caveats: LayoutCaveats = []
+
+  init(rules: LayoutRules, isUnion: Bool) {
+    self.rules = rules
+    self.isUnion = isUnion
+  }
+
+  /// Places a bitfield; returns its bit offset.
+  mutating func addBitfield(_ bitfield: TypeEncoding.Bitfield) -> Int? {
+    addBitfield(bitOffset: bitfield.bitOffset, declaredType: bitfield.declaredType, width: bitfield.width)
+  }
+
+  /// Places a bitfield from its parts; returns its bit offset.
+  mutating func addBitfield(bitOffset: UInt64?, declaredType: TypeCode?, width rawWidth: UInt64) -> Int? {
+    guard rawWidth <= UInt64(Int.max / 2), (bitOffset ?? 0) <= UInt64(Int.max / 2) else { return nil }
+    let width = Int(rawWidth)
+    let unit = rules.bitfieldUnit(declaredType: declaredType, width: rawWidth)
+    let unitBits = unit.size * 8
+    var start: Int
+    if let offset = bitOffset {
+      if rules.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
+      start = Int(offset)
+    } else {
+      caveats.insert(.bitfieldUnitAssumed)
+      start = isUnion ? 0 : bitEnd
+      if rules.usesMicrosoftBitfields && !isUnion {
+        if let open = openUnit, open.bits == unitBits, width > 0, bitEnd + width <= open.start + open.bits {
+          start = bitEnd
+        } else {
+          let base = openUnit.map { $0.start + $0.bits } ?? bitEnd
+          guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8) else { return nil }
+          start = rounded
+          openUnit = width == 0 ? nil : (rounded, unitBits)
+        }
+      } else if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
+        guard let rounded = roundUp(start, to: unit.alignment * 8) else { return nil }
+        start = rounded
+      }
+    }
+    if width > 0 { alignment = max(alignment, unit.alignment) }
+    var (end, overflowed) = start.addingReportingOverflow(width)
+    if rules.usesMicrosoftBitfields, isUnion, !overflowed { end = max(end, unitBits) }
+    if overflowed { return nil }
+    bitEnd = max(bitEnd, end)
+    return start
+  }
+
+  /// Places a field that is not a bitfield; returns its bit offset.
+  mutating func addField(size: Int, alignment fieldAlignment: Int) -> Int? {
+    if let open = openUnit {
+      bitEnd = max(bitEnd, open.start + open.bits)
+      openUnit = nil
+    }
+    guard let byteStart = isUnion ? 0 : roundUp(bytes(ofBits: bitEnd), to: fieldAlignment) else { return nil }
+    alignment = max(alignment, fieldAlignment)
+    let (end, o1) = byteStart.addingReportingOverflow(size)
+    let (endBits, o2) = end.multipliedReportingOverflow(by: 8)
+    if o1 || o2 { return nil }
+    bitEnd = max(bitEnd, endBits)
+    return byteStart * 8
+  }
+
+  /// The size (rounded up to the alignment) and alignment once every field is placed.
+  func finish() -> (size: Int, alignment: Int)? {
+    var end = bitEnd
+    if let open = openUnit { end = max(end, open.start + open.bits) }
+    guard let size = roundUp(bytes(ofBits: end), to: alignment) else { return nil }
+    return (size, alignment)
+  }
+}
+
+/// The signature-level rule that reconciles one argument's computed slot with the offsets
+/// written around it (clang's own answer).
+enum ArgumentOffsets {
+  /// What the written offsets revealed about an argument.
+  enum Finding {
+    case none
+    /// The encoding has no size (unencodable, `?`, `' '`, `{S}`); the slot comes from the offsets.
+    case sizeFromOffsets(observed: Int)
+    /// An aggregate occupies more or fewer bytes than its encoding gives (packing, alignment).
+    case hiddenLayout(observed: Int)
+  }
+
+  /// Adjusts `slot`, `size`, `alignment` and `caveats` from the written offsets of the argument
+  /// and the next one (or the frame), and says what was found.
+  @inline(__always)
+  static func reconcile(
+    slot: inout Int, size: inout Int, alignment: inout Int, caveats: inout LayoutCaveats, shape: TypeShape,
+    written: Int?, nextWritten: Int?
+  ) -> Finding {
+    guard let written, let nextWritten, nextWritten >= written else { return .none }
+    let observed = nextWritten - written
+    if observed == slot {
+      if shape == .otherFloat, observed == 16 {
+        size = 16
+        alignment = 16
+      }
+      return .none
+    }
+    if !caveats.isDisjoint(with: [.unknownSize, .ambiguousFloatingPoint, .fieldsNotEncoded]) {
+      slot = observed
+      if shape == .otherFloat, observed == 2 || observed == 16 {
+        size = observed
+        alignment = observed
+      } else if size == 0 {
+        size = observed
+      }
+      return .sizeFromOffsets(observed: observed)
+    }
+    if shape == .aggregate {
+      // The frame is clang's own answer: use it, and say the alignment is a guess.
+      slot = observed
+      size = observed
+      caveats.insert(.layoutHidden)
+      return .hiddenLayout(observed: observed)
+    }
+    return .none
+  }
+
+  /// The offset the written offsets imply for argument `index`: 0 for the first, the previous
+  /// written offset plus its slot, or the computed offset when the previous one is not written.
+  @inline(__always)
+  static func expectedOffset(index: Int, previousWritten: Int?, previousSlot: Int, computed: Int) -> Int {
+    if index == 0 { return 0 }
+    if let previousWritten { return previousWritten &+ previousSlot }
+    return computed
+  }
+
+  /// The frame length the written offsets imply: the last written offset plus its slot, or the
+  /// computed frame when the last offset is not written.
+  @inline(__always)
+  static func expectedFrameLength(lastWritten: Int?, lastSlot: Int, computed: Int) -> Int {
+    if let lastWritten { return lastWritten &+ lastSlot }
+    return computed
+  }
+}

@@ -1,0 +1,161 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// `SignatureFrame` (one pass over the bytes) against `SignatureEncoding` + `layout(for:)` (tree):
+/// the same numbers, the same errors, on every input we have.
+@Suite struct SignatureFrameTests {
+  /// Asserts that both paths agree on `bytes` for `model`; returns whether the input was valid.
+  @discardableResult
+  static func expectAgreement(
+    _ bytes: [UInt8], model: DataModel = .x86_64SysV, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let tree: Result<(SignatureEncoding, SignatureLayout), SignatureError> = bytes.withUnsafeBufferPointer {
+      buffer in
+      Result { () throws(SignatureError) -> (SignatureEncoding, SignatureLayout) in
+        let signature: SignatureEncoding
+        do throws(EncodingError) {
+          signature = try SignatureEncoding(parsingBytes: buffer)
+        } catch {
+          throw SignatureError(error)
+        }
+        do throws(LayoutError) {
+          return (signature, try signature.layout(for: model))
+        } catch {
+          throw SignatureError(error, signature: signature.description)
+        }
+      }
+    }
+    let fast: Result<SignatureFrame, SignatureError> = bytes.withUnsafeBufferPointer { buffer in
+      Result { () throws(SignatureError) -> SignatureFrame in try SignatureFrame(parsingBytes: buffer, for: model) }
+    }
+    switch (tree, fast) {
+    case (.success(let (signature, layout)), .success(let frame)):
+      #expect(frame.kind == signature.kind, "kind of \(text)", sourceLocation: sourceLocation)
+      #expect(frame.returnValue.size == layout.returnLayout.size, "\(text)", sourceLocation: sourceLocation)
+      #expect(frame.returnValue.alignment == layout.returnLayout.alignment, "\(text)", sourceLocation: sourceLocation)
+      #expect(frame.returnValue.caveats == layout.returnLayout.caveats, "\(text)", sourceLocation: sourceLocation)
+      #expect(frame.frameLength == layout.frameLength, "\(text)", sourceLocation: sourceLocation)
+      #expect(frame.writtenFrameLength == signature.frameLength?.value, "\(text)", sourceLocation: sourceLocation)
+      #expect(frame.offsetsMatch == layout.offsetsMatch, "\(text): \(layout.notes)", sourceLocation: sourceLocation)
+      let expected = layout.arguments.map {
+        SignatureFrame.Argument(
+          size: $0.layout.size, alignment: $0.layout.alignment, caveats: $0.layout.caveats, slotSize: $0.slotSize,
+          offset: $0.offset, writtenOffset: $0.writtenOffset)
+      }
+      #expect(frame.arguments == expected, "\(text)", sourceLocation: sourceLocation)
+      return true
+    case (.failure(let treeError), .failure(let fastError)):
+      #expect(treeError == fastError, "\(text)", sourceLocation: sourceLocation)
+      return false
+    default:
+      Issue.record("\(text): tree \(tree) vs frame \(fast)", sourceLocation: sourceLocation)
+      return false
+    }
+  }
+
+  @Test func documentedExample() throws {
+    let frame = try SignatureFrame(parsing: "i20@?0i8r*12")
+    #expect(frame.kind == .block)
+    #expect(frame.returnValue.size == 4)
+    #expect(frame.arguments.map(\.offset) == [0, 8, 12])
+    #expect(frame.arguments.map(\.slotSize) == [8, 4, 8])
+    #expect(frame.frameLength == 20)
+    #expect(frame.offsetsMatch)
+    #expect(try SignatureFrame(parsing: "v24@0:8@16").kind == .method)
+    #expect(try SignatureFrame(parsing: "v12@?0q4", for: .i386Linux).offsetsMatch)
+    #expect(try !SignatureFrame(parsing: "i24@?0i8r*12").offsetsMatch)
+  }
+
+  @Test func errorsMatchTheParser() throws {
+    #expect(throws: SignatureError.self) { try SignatureFrame(parsing: "i20@?0{S=i") }
+    do {
+      _ = try SignatureFrame(parsing: "i20@?0i8r*12x")
+      Issue.record("no error")
+    } catch {
+      #expect(error.kind == .malformedEncoding)
+      #expect(error.encodingError?.kind == .unexpectedByte)
+      #expect(error.encodingError?.offset == 12)
+    }
+    do {
+      _ = try SignatureFrame(parsing: "v@?[9999999999999999999[9999999999q]]")
+      Issue.record("no error")
+    } catch {
+      #expect(error.kind == .layoutOverflow)
+    }
+  }
+
+  /// Hand-picked inputs: the parsing and layout tests' tables, hidden layouts, unencodable
+  /// parameters, overflows, every model.
+  static let handPicked: [String] = [
+    "i20@?0i8r*12", "v24@?08", "v28@?0i812", "v40@?0824", "v28@?08i24", "v12@?08", "v32@0:816", "24@?08",
+    "B80@?0{S3758=[0s]}88{S3761=*b4[4^v]*}24", "i24@?0{S=[0s]}8{S=[0s]}88", "i40@?0{S=[0s]}8824",
+    "*51VNN#5of024IBs5", "S 00@:Q", "v16@0:4i+8", "v-8@0:4i-4", "i@?ir*", "v@:@", "iq", "{P=dic}24@?0r*8^{P=dic}16",
+    "v13@?0{Pk=ci}8", "{Pk=ci}13@?0{Pk=ci}8", "v24@?0 8", "v40@?0 8", "v12@?0q4", "v16@?0D4", "v32@?0D8",
+    "v@?{S}", "v16@?0{S}8", "v@?A{?}", "v@?t", "v@?{S=b2i3c}", "v@?{S=b0i3b3c5}", "v@?(U=b3b40)",
+    "@?<v@?i>16@?0@?<i@?@\"NSString\">8", "v@?@\"NSString\"", "v@?{S=\"a\"@\"b\"i}", "v@?{S=\"a\"@\"b\"}",
+    "v@?[9999999999999999999[9999999999q]]", "v@?{S=b9223372036854775807i1b9223372036854775807i1}",
+    "v@?j[9223372036854775807c]", "v@?^[9999999999999999999[9999999999q]]",
+    "[9999999999999999999[9999999999q]]@?{S=[9999999999999999999[9999999999q]]}",
+    "v9223372036854775807@?0q9223372036854775806", "v@?ri", "v@?rb3", "v@?{S=rb3i}", "v@?Aq", "v@?A{S=ccc}",
+    "v@?j D", "", "i20@?0{S=i", "i20@?0i+", "i20@?0i-0", "i99999999999999999999@?0", "v@?{S=\"x", "v@?@?<",
+    "v@?@?<>", "v@?[", "v@?[3", "v@?[i]", "v@?b", "v@?b300", "v@?b0i40", "v@?{S=\u{FF}}", "v@?@\"\u{E9}\"",
+  ]
+
+  @Test(arguments: DataModel.allBuiltIn.map(\.name))
+  func handPickedInputsAgree(modelName: String) throws {
+    let model = try #require(DataModel(named: modelName))
+    for text in Self.handPicked { Self.expectAgreement(Array(text.utf8), model: model) }
+    // Depth limits.
+    Self.expectAgreement(Array(repeating: UInt8(ascii: "^"), count: 150) + [UInt8(ascii: "i")], model: model)
+  }
+
+  /// Every fixture's live signature.
+  @Test func fixturesAgree() throws {
+    for fixture in Fixture.all {
+      let text = try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature })
+      for model in DataModel.allBuiltIn {
+        #expect(Self.expectAgreement(Array(text.utf8), model: model), "\(fixture.name)")
+      }
+    }
+  }
+
+  /// The benchmark corpus (3000 block and 1200 method signatures written by clang).
+  @Test func benchmarkCorpusAgrees() throws {
+    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
+    let table = try String(contentsOf: url, encoding: .utf8)
+    var count = 0
+    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
+      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard columns.count >= 3 else { continue }
+      #expect(Self.expectAgreement(Array(columns[2].utf8)))
+      count += 1
+    }
+    #expect(count >= 4000)
+  }
+
+  /// Random byte strings over the grammar's alphabet: both paths accept and reject the same
+  /// inputs, with the same error kind and offset, and agree on every number.
+  @Test func randomInputsAgree() throws {
+    let seed = ProcessInfo.processInfo.environment["BLOCKSIG_FRAME_SEED"].flatMap(UInt64.init) ?? 20_261_123
+    print("SignatureFrameTests.randomInputsAgree seed \(seed) (BLOCKSIG_FRAME_SEED to replay)")
+    var rng = SeededRandom(seed: seed)
+    let alphabet = Array("0123456789012345678901234567890123456789+-@?:#*^[]{}()=\"<>bjArnNoORVcislqCISLQtTfdDBv %".utf8)
+    let pieces = ["@?", "@?0", "i8", "{S=ii}", "{S}", "[4c]", "[0s]", "b3", "b0i3", "^v", "r*", "@\"NSString\"", "D", " ", "(U=ci)", "88", "816"]
+    var valid = 0
+    for _ in 0..<20_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...24, using: &rng) {
+        if Bool.random(using: &rng) {
+          bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &rng)])
+        } else {
+          bytes += Array(pieces[Int.random(in: 0..<pieces.count, using: &rng)].utf8)
+        }
+      }
+      if Self.expectAgreement(bytes) { valid += 1 }
+    }
+    #expect(valid > 100)
+  }
+}
