@@ -180,6 +180,10 @@ extension SignatureFrame {
   private static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
   ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
+    // The fast path first: it gives up (nil) on anything it does not handle, errors included,
+    // and the general scanner then starts over and reports what the tree parser reports.
+    var fast = FrameScanner(bytes: bytes, rules: rules, options: options)
+    if let frame = fast.runFast(maximumDepth: options.maximumNestingDepth) { return (frame, nil) }
     var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
     return try scanner.run()
   }
@@ -202,8 +206,6 @@ extension SignatureFrame {
     // type, phase 1 the running frame offset after it.
     var overflowKey = (Int.max, Int.max)
     var overflow: Range<Int>? = nil
-    /// Scratch space for digit runs that hold several offsets.
-    var pieces = OffsetPieces()
 
     init(bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions) {
       self.bytes = bytes
@@ -234,6 +236,8 @@ extension SignatureFrame {
 
       arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
       var previous: Int? = nil
+      // Scratch space for digit runs that hold several offsets.
+      var pieces = OffsetPieces()
       while !parser.cursor.isAtEnd {
         let typeStart = parser.cursor.offset
         var state = MeasureState()
@@ -250,7 +254,6 @@ extension SignatureFrame {
         case .single(let offset):
           push(Pending(type: type, caveats: state.caveats, written: offset?.value, typeRange: typeRange), head: head)
         case .split:
-          let pieces = self.pieces
           push(Pending(type: type, caveats: state.caveats, written: pieces[0], typeRange: typeRange), head: head)
           for piece in 1..<pieces.count {
             // An unencodable parameter recovered from the digit run.
@@ -264,8 +267,54 @@ extension SignatureFrame {
         previous = run.last ?? previous
       }
       if let argument = pending { settle(argument, nextWritten: frame) }
+      let result = finish(returnType: returnType, returnCaveats: returnState.caveats, frame: frame)
+      return (result, overflow)
+    }
 
-      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnState.caveats)
+    /// The single pass over the encodings the fast path handles (see `FastMeasurer`); `nil`
+    /// when it gives up, before anything is reported.
+    mutating func runFast(maximumDepth: Int) -> SignatureFrame? {
+      guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+      var measurer = FastMeasurer(base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth)
+      let first = base[0]
+      let returnType: MeasuredType
+      if isDigit(first) || first == "+" || first == "-" {
+        returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
+        measurer.caveats = .unknownSize
+      } else {
+        guard let type = measurer.measure() else { return nil }
+        returnType = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
+      }
+      let returnCaveats = measurer.caveats
+      returnRange = 0..<measurer.index
+      guard let frame = measurer.offset(previous: nil, frame: nil) else { return nil }
+
+      arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
+      var previous: Int? = nil
+      while !measurer.isAtEnd {
+        let typeStart = measurer.index
+        measurer.caveats = []
+        guard let type = measurer.measure() else { return nil }
+        let typeRange = typeStart..<measurer.index
+        guard let written = measurer.offset(previous: previous, frame: frame) else { return nil }
+        let index = arguments.count + (pending == nil ? 0 : 1)
+        let head = index < 2 ? Head(bytes, typeRange) : .other
+        push(
+          Pending(
+            type: MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape),
+            caveats: measurer.caveats, written: written, typeRange: typeRange),
+          head: head)
+        if let written { previous = written }
+      }
+      if let argument = pending { settle(argument, nextWritten: frame) }
+      // A frame that overflows `Int` is reported by the general scanner.
+      guard overflow == nil else { return nil }
+      return finish(returnType: returnType, returnCaveats: returnCaveats, frame: frame)
+    }
+
+    /// The frame, once every argument is settled.
+    mutating func finish(returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?) -> SignatureFrame {
+      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
       if let size = returnHiddenSize, size != returnValue.size {
         returnValue.size = size
         returnValue.caveats.insert(.layoutHidden)
@@ -281,10 +330,9 @@ extension SignatureFrame {
         case (.object, .selector): .method
         default: .types
         }
-      let result = SignatureFrame(
+      return SignatureFrame(
         kind: kind, returnValue: returnValue, arguments: arguments, frameLength: running,
         writtenFrameLength: frame, offsetsMatch: offsetsMatch)
-      return (result, overflow)
     }
 
     /// Queues an argument; the one before it is settled now that its end is known.
