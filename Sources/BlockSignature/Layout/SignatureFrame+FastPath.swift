@@ -1,9 +1,9 @@
 // The fast path of `SignatureFrame`: a lean byte loop over a raw pointer for the encodings that
 // clang writes (primitives, qualifiers, pointers, arrays, unnamed-field structures and unions,
-// NeXT bitfields, objects, blocks with or without a nested signature, single offsets).
+// bitfields, objects, blocks with or without a nested signature, offsets and offset runs).
 //
 // It never reports an error: anything it does not fully handle (a malformed byte, a quoted field
-// name, a GNU bitfield, a signed or split offset run, a size overflow, the nesting limit, a name
+// name, a signed offset, an offset run with no consistent reading, a size overflow, the nesting limit, a name
 // that is not ASCII) makes it give up, and `SignatureFrame` runs the general scanner
 // (`EncodingParser.measureType`) from the start, which reports the error with the same kind and
 // offset as the tree parser. What it accepts it measures with the shared `LayoutRules`,
@@ -16,8 +16,8 @@ struct FastMeasuredType {
   var alignment: Int
   /// The outermost node, qualifiers stripped.
   var shape: TypeShape
-  /// The width, when `shape` is `.bitfield` (NeXT form: no declared type, no bit offset).
-  var bitfieldWidth: UInt64 = 0
+  /// The bitfield, when `shape` is `.bitfield`.
+  var bitfield = TypeEncoding.Bitfield(width: 0)
 }
 
 /// Reads types and offsets at `index`; every method returns `nil` (or `false`) to give up.
@@ -95,13 +95,21 @@ struct FastMeasurer {
       return measureAggregate(isUnion: byte == "(")
     case "b":
       index &+= 1
-      guard let width = number() else { return nil }
-      // `b<offset><type><width>` (GNU) goes to the general scanner.
-      if isDigit(peek(at: index &+ 1)), TypeCode(rawValue: peek()) != nil { return nil }
-      guard width <= 128 else { return nil }
+      guard let first = number() else { return nil }
+      // GNU form: b<offset><integer type code><width>.
+      if isDigit(peek(at: index &+ 1)), let type = TypeCode(rawValue: peek()), type.isIntegral {
+        index &+= 1
+        guard let width = number(), width <= EncodingParser.maximumBitfieldWidth(of: type) else { return nil }
+        let (size, alignment) = rules.bitfieldUnit(declaredType: type, width: width)
+        return FastMeasuredType(
+          size: size, alignment: alignment, shape: .bitfield,
+          bitfield: TypeEncoding.Bitfield(bitOffset: first, declaredType: type, width: width))
+      }
+      guard first <= 128 else { return nil }
       caveats.insert(.bitfieldUnitAssumed)
-      let (size, alignment) = rules.bitfieldUnit(declaredType: nil, width: width)
-      return FastMeasuredType(size: size, alignment: alignment, shape: .bitfield, bitfieldWidth: width)
+      let (size, alignment) = rules.bitfieldUnit(declaredType: nil, width: first)
+      return FastMeasuredType(
+        size: size, alignment: alignment, shape: .bitfield, bitfield: TypeEncoding.Bitfield(width: first))
     case "@":
       index &+= 1
       switch peek() {
@@ -178,9 +186,7 @@ struct FastMeasurer {
       if next == 0 || next == 0x22 { return nil }
       guard let field = measure() else { return nil }
       if field.shape == .bitfield {
-        guard builder.addBitfield(bitOffset: nil, declaredType: nil, width: field.bitfieldWidth) != nil else {
-          return nil
-        }
+        guard builder.addBitfield(field.bitfield) != nil else { return nil }
       } else {
         guard builder.addField(size: field.size, alignment: field.alignment) != nil else { return nil }
       }
@@ -211,6 +217,12 @@ struct FastMeasurer {
       digit = peek() &- 0x30
     } while digit < 10
     return value
+  }
+
+  /// Moves past a run of digits.
+  @inline(__always)
+  mutating func skipDigits() {
+    while isDigit(peek()) { index &+= 1 }
   }
 
   /// The offset after a type: `.some(nil)` when none is written, `.some(value)` for one offset

@@ -296,15 +296,39 @@ extension SignatureFrame {
         measurer.caveats = []
         guard let type = measurer.measure() else { return nil }
         let typeRange = typeStart..<measurer.index
-        guard let written = measurer.offset(previous: previous, frame: frame) else { return nil }
         let index = arguments.count + (pending == nil ? 0 : 1)
         let head = index < 2 ? Head(bytes, typeRange) : .other
-        push(
-          Pending(
-            type: MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape),
-            caveats: measurer.caveats, written: written, typeRange: typeRange),
-          head: head)
-        if let written { previous = written }
+        let measured = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
+        let runStart = measurer.index
+        guard isDigit(measurer.peek()) else {
+          // No offset (a signed one goes to the general scanner).
+          if measurer.peek() == "+" || measurer.peek() == "-" { return nil }
+          push(Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
+          continue
+        }
+        measurer.skipDigits()
+        let splitter = OffsetRunSplitter(
+          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart), previous: previous,
+          frame: frame)
+        if let whole = splitter.wholeValue() {
+          push(Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
+          previous = whole
+          continue
+        }
+        // Unencodable parameters recovered from the digit run, as the general scanner does.
+        let hasZeroSize =
+          type.size == 0 && measurer.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+        var pieces = OffsetPieces()
+        guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }) else { return nil }
+        push(Pending(type: measured, caveats: measurer.caveats, written: pieces[0], typeRange: typeRange), head: head)
+        for piece in 1..<pieces.count {
+          push(
+            Pending(
+              type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
+              written: pieces[piece], typeRange: typeRange.upperBound..<typeRange.upperBound),
+            head: .other)
+        }
+        previous = pieces[pieces.count - 1]
       }
       if let argument = pending { settle(argument, nextWritten: frame) }
       // A frame that overflows `Int` is reported by the general scanner.
