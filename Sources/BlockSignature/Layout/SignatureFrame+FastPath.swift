@@ -16,8 +16,12 @@ struct FastMeasuredType {
   var alignment: Int
   /// The outermost node, qualifiers stripped.
   var shape: TypeShape
-  /// The bitfield, when `shape` is `.bitfield`.
-  var bitfield = TypeEncoding.Bitfield(width: 0)
+  /// The bitfield's width, when `shape` is `.bitfield`.
+  var bitfieldWidth: UInt64 = 0
+  /// The GNU bitfield's bit offset.
+  var bitfieldOffset: UInt64 = 0
+  /// The GNU bitfield's declared type code, or 0 for a NeXT bitfield.
+  var bitfieldType: UInt8 = 0
 }
 
 /// Reads types and offsets at `index`; every method returns `nil` (or `false`) to give up.
@@ -55,8 +59,22 @@ struct FastMeasurer {
     return depth <= maximumDepth
   }
 
-  /// Reads one type at `index`.
+  /// Reads one type at `index`: primitives inline, anything else in ``measureComposite()``.
+  @inline(__always)
   mutating func measure() -> FastMeasuredType? {
+    let byte = peek()
+    if let code = TypeCode(rawValue: byte) {
+      index &+= 1
+      caveats.formUnion(rules.caveats(of: code))
+      let (size, alignment) = rules.primitive(code)
+      let shape: TypeShape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+      return FastMeasuredType(size: size, alignment: alignment, shape: shape)
+    }
+    return measureComposite()
+  }
+
+  /// Reads one type that is not a primitive at `index`.
+  mutating func measureComposite() -> FastMeasuredType? {
     let byte = peek()
     switch byte {
     case "r", "n", "N", "o", "O", "R", "V":
@@ -102,14 +120,13 @@ struct FastMeasurer {
         guard let width = number(), width <= EncodingParser.maximumBitfieldWidth(of: type) else { return nil }
         let (size, alignment) = rules.bitfieldUnit(declaredType: type, width: width)
         return FastMeasuredType(
-          size: size, alignment: alignment, shape: .bitfield,
-          bitfield: TypeEncoding.Bitfield(bitOffset: first, declaredType: type, width: width))
+          size: size, alignment: alignment, shape: .bitfield, bitfieldWidth: width, bitfieldOffset: first,
+          bitfieldType: type.rawValue)
       }
       guard first <= 128 else { return nil }
       caveats.insert(.bitfieldUnitAssumed)
       let (size, alignment) = rules.bitfieldUnit(declaredType: nil, width: first)
-      return FastMeasuredType(
-        size: size, alignment: alignment, shape: .bitfield, bitfield: TypeEncoding.Bitfield(width: first))
+      return FastMeasuredType(size: size, alignment: alignment, shape: .bitfield, bitfieldWidth: first)
     case "@":
       index &+= 1
       switch peek() {
@@ -149,12 +166,8 @@ struct FastMeasurer {
       }
       return FastMeasuredType(size: rules.pointerSize, alignment: rules.pointerSize, shape: .other)
     default:
-      guard let code = TypeCode(rawValue: byte) else { return nil }
-      index &+= 1
-      caveats.formUnion(rules.caveats(of: code))
-      let (size, alignment) = rules.primitive(code)
-      let shape: TypeShape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
-      return FastMeasuredType(size: size, alignment: alignment, shape: shape)
+      // Primitives are read by `measure()`; anything else is an error.
+      return nil
     }
   }
 
@@ -186,7 +199,11 @@ struct FastMeasurer {
       if next == 0 || next == 0x22 { return nil }
       guard let field = measure() else { return nil }
       if field.shape == .bitfield {
-        guard builder.addBitfield(field.bitfield) != nil else { return nil }
+        let declaredType = TypeCode(rawValue: field.bitfieldType)
+        let placed = builder.addBitfield(
+          bitOffset: declaredType == nil ? nil : field.bitfieldOffset, declaredType: declaredType,
+          width: field.bitfieldWidth)
+        guard placed != nil else { return nil }
       } else {
         guard builder.addField(size: field.size, alignment: field.alignment) != nil else { return nil }
       }
@@ -219,10 +236,27 @@ struct FastMeasurer {
     return value
   }
 
-  /// Moves past a run of digits.
+  /// A run of offset digits read as one offset when the general rule allows it at once (no
+  /// leading zero, no overflow, not above `frame`, not below `previous`); otherwise `nil`, with
+  /// `index` after the run, for ``OffsetRunSplitter``.
   @inline(__always)
-  mutating func skipDigits() {
-    while isDigit(peek()) { index &+= 1 }
+  mutating func wholeOffset(previous: Int?, frame: Int?) -> Int? {
+    let start = index
+    var value = 0
+    var overflowed = false
+    var digit = peek() &- 0x30
+    while digit < 10 {
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(Int(digit))
+      overflowed = overflowed || o1 || o2
+      value = sum
+      index &+= 1
+      digit = peek() &- 0x30
+    }
+    if overflowed || (index &- start > 1 && base[start] == 0x30) { return nil }
+    if let frame, value > frame { return nil }
+    if let previous, value < previous { return nil }
+    return value
   }
 
   /// The offset after a type: `.some(nil)` when none is written, `.some(value)` for one offset

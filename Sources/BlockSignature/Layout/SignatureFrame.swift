@@ -306,15 +306,14 @@ extension SignatureFrame {
           push(Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
           continue
         }
-        measurer.skipDigits()
-        let splitter = OffsetRunSplitter(
-          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart), previous: previous,
-          frame: frame)
-        if let whole = splitter.wholeValue() {
+        if let whole = measurer.wholeOffset(previous: previous, frame: frame) {
           push(Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
           previous = whole
           continue
         }
+        let splitter = OffsetRunSplitter(
+          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart), previous: previous,
+          frame: frame)
         // Unencodable parameters recovered from the digit run, as the general scanner does.
         let hasZeroSize =
           type.size == 0 && measurer.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
