@@ -148,10 +148,23 @@ public struct SignatureFrame: Hashable, Sendable {
 extension SignatureFrame {
   /// An argument whose slot waits for the next written offset (the end of its slot).
   private struct Pending {
-    var type: MeasuredType
+    // The parts of the measured type that settling reads (not its bitfield: a smaller copy).
+    var size: Int
+    var alignment: Int
+    var shape: TypeShape
     var caveats: LayoutCaveats
     var written: Int?
     var typeRange: Range<Int>
+
+    @inline(__always)
+    init(type: MeasuredType, caveats: LayoutCaveats, written: Int?, typeRange: Range<Int>) {
+      size = type.size
+      alignment = type.alignment
+      shape = type.shape
+      self.caveats = caveats
+      self.written = written
+      self.typeRange = typeRange
+    }
   }
 
   /// How a type begins, qualifiers skipped: what ``SignatureEncoding/kind`` looks at.
@@ -370,12 +383,12 @@ extension SignatureFrame {
     /// Settles `argument` now that the offset after it is known.
     mutating func settle(_ argument: Pending, nextWritten: Int?) {
       let index = arguments.count
-      var size = argument.type.size
-      var alignment = argument.type.alignment
+      var size = argument.size
+      var alignment = argument.alignment
       var caveats = argument.caveats
-      var slot = rules.parameterSlot(size: size, shape: argument.type.shape)
+      var slot = rules.parameterSlot(size: size, shape: argument.shape)
       let finding = ArgumentOffsets.reconcile(
-        slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: argument.type.shape,
+        slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: argument.shape,
         written: argument.written, nextWritten: nextWritten)
       if case .hiddenLayout(let observed) = finding, returnHiddenSize == nil,
         UnsafeBufferPointer(rebasing: bytes[argument.typeRange]).elementsEqual(
