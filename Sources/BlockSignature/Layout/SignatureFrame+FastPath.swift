@@ -105,8 +105,8 @@ struct FastMeasurer {
       depth &-= 1
       guard peek() == "]" else { return nil }
       index &+= 1
-      guard let (size, alignment) = rules.array(count: elementCount, element: (element.size, element.alignment))
-      else { return nil }
+      let layout = (size: element.size, alignment: element.alignment)
+      guard let (size, alignment) = rules.array(count: elementCount, element: layout) else { return nil }
       return FastMeasuredType(size: size, alignment: alignment, shape: .array)
     case "{", "(":
       return measureAggregate(isUnion: byte == "(")

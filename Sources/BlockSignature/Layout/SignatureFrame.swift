@@ -210,6 +210,9 @@ extension SignatureFrame {
     var arguments: [Argument] = []
     var pending: Pending? = nil
     var running = 0
+    /// The written offset and slot of the last settled argument (what `arguments.last` holds).
+    var lastWritten: Int? = nil
+    var lastSlot = 0
     var offsetsMatch = true
     var returnRange = 0..<0
     var returnHiddenSize: Int? = nil
@@ -316,23 +319,26 @@ extension SignatureFrame {
         guard isDigit(measurer.peek()) else {
           // No offset (a signed one goes to the general scanner).
           if measurer.peek() == "+" || measurer.peek() == "-" { return nil }
-          push(Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
+          push(
+            Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
           continue
         }
         if let whole = measurer.wholeOffset(previous: previous, frame: frame) {
-          push(Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
+          push(
+            Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
           previous = whole
           continue
         }
         let splitter = OffsetRunSplitter(
-          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart), previous: previous,
-          frame: frame)
+          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart),
+          previous: previous, frame: frame)
         // Unencodable parameters recovered from the digit run, as the general scanner does.
         let hasZeroSize =
           type.size == 0 && measurer.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
         var pieces = OffsetPieces()
         guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }) else { return nil }
-        push(Pending(type: measured, caveats: measurer.caveats, written: pieces[0], typeRange: typeRange), head: head)
+        push(
+          Pending(type: measured, caveats: measurer.caveats, written: pieces[0], typeRange: typeRange), head: head)
         for piece in 1..<pieces.count {
           push(
             Pending(
@@ -349,7 +355,9 @@ extension SignatureFrame {
     }
 
     /// The frame, once every argument is settled.
-    mutating func finish(returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?) -> SignatureFrame {
+    mutating func finish(
+      returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?
+    ) -> SignatureFrame {
       var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
       if let size = returnHiddenSize, size != returnValue.size {
         returnValue.size = size
@@ -357,7 +365,7 @@ extension SignatureFrame {
       }
       if let frame {
         let expected = ArgumentOffsets.expectedFrameLength(
-          lastWritten: arguments.last?.writtenOffset, lastSlot: arguments.last?.slotSize ?? 0, computed: running)
+          lastWritten: lastWritten, lastSlot: lastSlot, computed: running)
         if frame != expected { offsetsMatch = false }
       }
       let kind: SignatureEncoding.Kind =
@@ -367,8 +375,16 @@ extension SignatureFrame {
         default: .types
         }
       return SignatureFrame(
-        kind: kind, returnValue: returnValue, arguments: arguments, frameLength: running,
+        kind: kind, returnValue: returnValue, arguments: takeArguments(), frameLength: running,
         writtenFrameLength: frame, offsetsMatch: offsetsMatch)
+    }
+
+    /// Moves the arguments out (no retain for the result, no release when the scanner ends).
+    @inline(__always)
+    mutating func takeArguments() -> [Argument] {
+      var taken: [Argument] = []
+      swap(&taken, &arguments)
+      return taken
     }
 
     /// Queues an argument; the one before it is settled now that its end is known.
@@ -398,10 +414,11 @@ extension SignatureFrame {
       }
       if let written = argument.written {
         let expected = ArgumentOffsets.expectedOffset(
-          index: index, previousWritten: index > 0 ? arguments[index - 1].writtenOffset : nil,
-          previousSlot: index > 0 ? arguments[index - 1].slotSize : 0, computed: running)
+          index: index, previousWritten: lastWritten, previousSlot: lastSlot, computed: running)
         if written != expected { offsetsMatch = false }
       }
+      lastWritten = argument.written
+      lastSlot = slot
       arguments.append(Argument(
         size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
         writtenOffset: argument.written))
