@@ -159,3 +159,10 @@ import Testing
     #expect(valid > 100)
   }
 }
+
+extension SignatureFrameTests {
+  /// The fast path's inlined byte-to-code switch is the synthesized `init(rawValue:)`.
+  @Test func primitiveCodeSwitchMatchesRawValues() {
+    for byte in UInt8.min...UInt8.max { #expect(TypeCode(byte: byte) == TypeCode(rawValue: byte), "byte \(byte)") }
+  }
+}

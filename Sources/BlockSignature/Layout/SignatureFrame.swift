@@ -148,10 +148,23 @@ public struct SignatureFrame: Hashable, Sendable {
 extension SignatureFrame {
   /// An argument whose slot waits for the next written offset (the end of its slot).
   private struct Pending {
-    var type: MeasuredType
+    // The parts of the measured type that settling reads (not its bitfield: a smaller copy).
+    var size: Int
+    var alignment: Int
+    var shape: TypeShape
     var caveats: LayoutCaveats
     var written: Int?
     var typeRange: Range<Int>
+
+    @inline(__always)
+    init(type: MeasuredType, caveats: LayoutCaveats, written: Int?, typeRange: Range<Int>) {
+      size = type.size
+      alignment = type.alignment
+      shape = type.shape
+      self.caveats = caveats
+      self.written = written
+      self.typeRange = typeRange
+    }
   }
 
   /// How a type begins, qualifiers skipped: what ``SignatureEncoding/kind`` looks at.
@@ -180,6 +193,10 @@ extension SignatureFrame {
   private static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
   ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
+    // The fast path first: it gives up (nil) on anything it does not handle, errors included,
+    // and the general scanner then starts over and reports what the tree parser reports.
+    var fast = FrameScanner(bytes: bytes, rules: rules, options: options)
+    if let frame = fast.runFast(maximumDepth: options.maximumNestingDepth) { return (frame, nil) }
     var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
     return try scanner.run()
   }
@@ -193,6 +210,9 @@ extension SignatureFrame {
     var arguments: [Argument] = []
     var pending: Pending? = nil
     var running = 0
+    /// The written offset and slot of the last settled argument (what `arguments.last` holds).
+    var lastWritten: Int? = nil
+    var lastSlot = 0
     var offsetsMatch = true
     var returnRange = 0..<0
     var returnHiddenSize: Int? = nil
@@ -202,8 +222,6 @@ extension SignatureFrame {
     // type, phase 1 the running frame offset after it.
     var overflowKey = (Int.max, Int.max)
     var overflow: Range<Int>? = nil
-    /// Scratch space for digit runs that hold several offsets.
-    var pieces = OffsetPieces()
 
     init(bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions) {
       self.bytes = bytes
@@ -234,6 +252,8 @@ extension SignatureFrame {
 
       arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
       var previous: Int? = nil
+      // Scratch space for digit runs that hold several offsets.
+      var pieces = OffsetPieces()
       while !parser.cursor.isAtEnd {
         let typeStart = parser.cursor.offset
         var state = MeasureState()
@@ -250,7 +270,6 @@ extension SignatureFrame {
         case .single(let offset):
           push(Pending(type: type, caveats: state.caveats, written: offset?.value, typeRange: typeRange), head: head)
         case .split:
-          let pieces = self.pieces
           push(Pending(type: type, caveats: state.caveats, written: pieces[0], typeRange: typeRange), head: head)
           for piece in 1..<pieces.count {
             // An unencodable parameter recovered from the digit run.
@@ -264,15 +283,89 @@ extension SignatureFrame {
         previous = run.last ?? previous
       }
       if let argument = pending { settle(argument, nextWritten: frame) }
+      let result = finish(returnType: returnType, returnCaveats: returnState.caveats, frame: frame)
+      return (result, overflow)
+    }
 
-      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnState.caveats)
+    /// The single pass over the encodings the fast path handles (see `FastMeasurer`); `nil`
+    /// when it gives up, before anything is reported.
+    mutating func runFast(maximumDepth: Int) -> SignatureFrame? {
+      guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+      var measurer = FastMeasurer(base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth)
+      let first = base[0]
+      let returnType: MeasuredType
+      if isDigit(first) || first == "+" || first == "-" {
+        returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
+        measurer.caveats = .unknownSize
+      } else {
+        guard let type = measurer.measure() else { return nil }
+        returnType = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
+      }
+      let returnCaveats = measurer.caveats
+      returnRange = 0..<measurer.index
+      guard let frame = measurer.offset(previous: nil, frame: nil) else { return nil }
+
+      arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
+      var previous: Int? = nil
+      while !measurer.isAtEnd {
+        let typeStart = measurer.index
+        measurer.caveats = []
+        guard let type = measurer.measure() else { return nil }
+        let typeRange = typeStart..<measurer.index
+        let index = arguments.count + (pending == nil ? 0 : 1)
+        let head = index < 2 ? Head(bytes, typeRange) : .other
+        let measured = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
+        let runStart = measurer.index
+        guard isDigit(measurer.peek()) else {
+          // No offset (a signed one goes to the general scanner).
+          if measurer.peek() == "+" || measurer.peek() == "-" { return nil }
+          push(
+            Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
+          continue
+        }
+        if let whole = measurer.wholeOffset(previous: previous, frame: frame) {
+          push(
+            Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
+          previous = whole
+          continue
+        }
+        let splitter = OffsetRunSplitter(
+          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart),
+          previous: previous, frame: frame)
+        // Unencodable parameters recovered from the digit run, as the general scanner does.
+        let hasZeroSize =
+          type.size == 0 && measurer.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+        var pieces = OffsetPieces()
+        guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }) else { return nil }
+        push(
+          Pending(type: measured, caveats: measurer.caveats, written: pieces[0], typeRange: typeRange), head: head)
+        for piece in 1..<pieces.count {
+          push(
+            Pending(
+              type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
+              written: pieces[piece], typeRange: typeRange.upperBound..<typeRange.upperBound),
+            head: .other)
+        }
+        previous = pieces[pieces.count - 1]
+      }
+      if let argument = pending { settle(argument, nextWritten: frame) }
+      // A frame that overflows `Int` is reported by the general scanner.
+      guard overflow == nil else { return nil }
+      return finish(returnType: returnType, returnCaveats: returnCaveats, frame: frame)
+    }
+
+    /// The frame, once every argument is settled.
+    mutating func finish(
+      returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?
+    ) -> SignatureFrame {
+      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
       if let size = returnHiddenSize, size != returnValue.size {
         returnValue.size = size
         returnValue.caveats.insert(.layoutHidden)
       }
       if let frame {
         let expected = ArgumentOffsets.expectedFrameLength(
-          lastWritten: arguments.last?.writtenOffset, lastSlot: arguments.last?.slotSize ?? 0, computed: running)
+          lastWritten: lastWritten, lastSlot: lastSlot, computed: running)
         if frame != expected { offsetsMatch = false }
       }
       let kind: SignatureEncoding.Kind =
@@ -281,10 +374,17 @@ extension SignatureFrame {
         case (.object, .selector): .method
         default: .types
         }
-      let result = SignatureFrame(
-        kind: kind, returnValue: returnValue, arguments: arguments, frameLength: running,
+      return SignatureFrame(
+        kind: kind, returnValue: returnValue, arguments: takeArguments(), frameLength: running,
         writtenFrameLength: frame, offsetsMatch: offsetsMatch)
-      return (result, overflow)
+    }
+
+    /// Moves the arguments out (no retain for the result, no release when the scanner ends).
+    @inline(__always)
+    mutating func takeArguments() -> [Argument] {
+      var taken: [Argument] = []
+      swap(&taken, &arguments)
+      return taken
     }
 
     /// Queues an argument; the one before it is settled now that its end is known.
@@ -299,12 +399,12 @@ extension SignatureFrame {
     /// Settles `argument` now that the offset after it is known.
     mutating func settle(_ argument: Pending, nextWritten: Int?) {
       let index = arguments.count
-      var size = argument.type.size
-      var alignment = argument.type.alignment
+      var size = argument.size
+      var alignment = argument.alignment
       var caveats = argument.caveats
-      var slot = rules.parameterSlot(size: size, shape: argument.type.shape)
+      var slot = rules.parameterSlot(size: size, shape: argument.shape)
       let finding = ArgumentOffsets.reconcile(
-        slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: argument.type.shape,
+        slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: argument.shape,
         written: argument.written, nextWritten: nextWritten)
       if case .hiddenLayout(let observed) = finding, returnHiddenSize == nil,
         UnsafeBufferPointer(rebasing: bytes[argument.typeRange]).elementsEqual(
@@ -314,10 +414,11 @@ extension SignatureFrame {
       }
       if let written = argument.written {
         let expected = ArgumentOffsets.expectedOffset(
-          index: index, previousWritten: index > 0 ? arguments[index - 1].writtenOffset : nil,
-          previousSlot: index > 0 ? arguments[index - 1].slotSize : 0, computed: running)
+          index: index, previousWritten: lastWritten, previousSlot: lastSlot, computed: running)
         if written != expected { offsetsMatch = false }
       }
+      lastWritten = argument.written
+      lastSlot = slot
       arguments.append(Argument(
         size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
         writtenOffset: argument.written))
