@@ -1,12 +1,18 @@
 // Fuzzes the signature parser, the layout engine on every built-in data model, offset synthesis,
 // data-model inference and both renderers. Nothing may trap; layout errors must be typed.
+// Differential: the single-pass `SignatureFrame` must give the tree path's numbers, or the same
+// error, on every input and model; a disagreement traps, so libFuzzer keeps the input.
 import BlockSignature
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSignature(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   guard let start else { return 0 }
   let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
-  guard let signature = try? SignatureEncoding(parsingBytes: bytes) else { return 0 }
+  let parsed = Result { () throws(EncodingError) in try SignatureEncoding(parsingBytes: bytes) }
+  for model in DataModel.allBuiltIn {
+    compareFastPath(bytes, parsed, model)
+  }
+  guard case .success(let signature) = parsed else { return 0 }
   _ = signature.description
   _ = signature.kind
   _ = signature.strippingOffsets()
@@ -21,4 +27,33 @@ public func fuzzSignature(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   }
   _ = signature.compatibleDataModels()
   return 0
+}
+
+/// Traps when `SignatureFrame` and the tree path (parse, then `layout(for:)`) disagree.
+func compareFastPath(
+  _ bytes: UnsafeBufferPointer<UInt8>, _ parsed: Result<SignatureEncoding, EncodingError>, _ model: DataModel
+) {
+  let frame = Result { () throws(SignatureError) in try SignatureFrame(parsingBytes: bytes, for: model) }
+  switch (parsed, frame) {
+  case (.failure(let treeError), .failure(let frameError)):
+    precondition(frameError.encodingError == treeError, "errors differ: \(treeError) vs \(frameError)")
+  case (.success(let signature), .success(let frame)):
+    guard let layout = try? signature.layout(for: model) else {
+      preconditionFailure("tree layout failed where SignatureFrame succeeded")
+    }
+    precondition(frame.frameLength == layout.frameLength, "frame \(frame.frameLength) vs \(layout.frameLength)")
+    precondition(frame.returnValue.size == layout.returnLayout.size, "return size differs")
+    precondition(frame.returnValue.alignment == layout.returnLayout.alignment, "return alignment differs")
+    precondition(frame.arguments.count == layout.arguments.count, "argument counts differ")
+    for (fast, tree) in zip(frame.arguments, layout.arguments) {
+      precondition(fast.size == tree.layout.size && fast.alignment == tree.layout.alignment, "argument size differs")
+      precondition(fast.slotSize == tree.slotSize && fast.offset == tree.offset, "argument slot/offset differs")
+    }
+  case (.success(let signature), .failure(let frameError)):
+    // Only a layout overflow may make the frame fail where parsing succeeded.
+    precondition(frameError.encodingError == nil, "frame failed to parse what the tree parsed: \(frameError)")
+    precondition((try? signature.layout(for: model)) == nil, "frame overflowed where the tree did not")
+  case (.failure(let treeError), .success):
+    preconditionFailure("frame accepted what the tree rejected: \(treeError)")
+  }
 }
