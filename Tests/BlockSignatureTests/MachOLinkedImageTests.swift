@@ -47,6 +47,8 @@ struct MachOImageBuilder {
   var everyWordChains = false
   var bindOpcodesOverride: [UInt8]? = nil
   var rebaseOpcodesOverride: [UInt8]? = nil
+  /// The symbol the literal's isa slot is bound to (the symbol table always has the global one).
+  var isaSymbol = "__NSConcreteGlobalBlock"
 
   static let base: UInt64 = 0x1_0000_0000
   static let pageSize: UInt64 = 0x4000
@@ -144,7 +146,7 @@ struct MachOImageBuilder {
       let importsOffset = 72
       blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init)  // ordinal 1, name at 1
       let symbolsOffset = blob.count
-      blob += [0] + Array("__NSConcreteGlobalBlock".utf8) + [0]
+      blob += [0] + Array(isaSymbol.utf8) + [0]
       set32(0, 0)
       set32(32, 4)
       set32(importsOffsetOverride ?? UInt32(importsOffset), 8)
@@ -168,7 +170,7 @@ struct MachOImageBuilder {
       let rebase: [UInt8] = rebaseOpcodesOverride ?? (
         [0x11, 0x21] + Self.uleb(0x10) + [0x51, 0x21] + Self.uleb(0x30) + [0x52, 0x00])
       let bind: [UInt8] = bindOpcodesOverride ?? (
-        [0x11, 0x40] + Array("__NSConcreteGlobalBlock".utf8) + [0, 0x51, 0x71] + Self.uleb(0x20) + [0x90, 0x00])
+        [0x11, 0x40] + Array(isaSymbol.utf8) + [0, 0x51, 0x71] + Self.uleb(0x20) + [0x90, 0x00])
       dyldInfo = rebase + bind
       rebaseSize = rebase.count
     }
@@ -287,6 +289,23 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     #expect(literal.flags == block.flags, "\(name)")
     #expect(literal.invoke.address == MachOImageBuilder.base + MachOImageBuilder.textOffset, "\(name)")
     #expect(literal.invoke.symbol == "_gb_block_invoke", "\(name)")
+  }
+
+  /// The bind decides: the same literal bound to `_NSConcreteStackBlock` is no global literal
+  /// (the symbol table still imports `_NSConcreteGlobalBlock`, so no shape fallback runs).
+  @Test(arguments: 0..<5)
+  func literalBoundToAnotherSymbolIsNotGlobal(_ index: Int) throws {
+    let (name, fixups, arm64) = Self.cases[index]
+    let block = try ClangGlobalBlock.fromClang()
+    var builder = MachOImageBuilder(fixups: fixups, block: block, arm64: arm64)
+    builder.isaSymbol = "__NSConcreteStackBlock"
+    let report = try scanImage(builder.build())
+    #expect(report.warnings.isEmpty, "\(name): \(report.warnings)")
+    let found = try #require(report.blocks.first, "\(name)")
+    #expect(report.blocks.count == 1, "\(name)")
+    #expect(found.signature == block.signature, "\(name)")
+    #expect(found.literals.isEmpty, "\(name)")
+    #expect(found.kind == .stack, "\(name)")
   }
 
   /// Each hostile variant scans without a crash or hang and says what is wrong in a warning.
