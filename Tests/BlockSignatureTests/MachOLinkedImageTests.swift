@@ -351,6 +351,9 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     #expect(hugeBind.contains { $0.contains("points past segment __DATA_CONST") }, "\(hugeBind)")
     let badSegment = try warnings(bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x7f, 0x00, 0x90, 0])
     #expect(badSegment.contains { $0.contains("names segment 15") }, "\(badSegment)")
+    // A skip so large that the next address would wrap around.
+    let wrap = try warnings(rebase: [0x11, 0x21, 0x10, 0x80] + MachOImageBuilder.uleb(4) + MachOImageBuilder.uleb(UInt64.max - 7) + [0])
+    #expect(wrap.contains { $0.contains("skips past the address space") }, "\(wrap)")
     let unknown = try warnings(rebase: [0xf0, 0])
     #expect(unknown.contains { $0.contains("unknown rebase opcode 0xf0") }, "\(unknown)")
   }

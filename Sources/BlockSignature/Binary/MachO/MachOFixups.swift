@@ -21,6 +21,8 @@ struct MachOFixupDecoder {
   var warnings: [BinaryScanWarning] = []
   /// Name range → symbol index, so that repeated binds share one symbol.
   private var importIndex: [Range<Int>: Int] = [:]
+  /// Undefined symbol-table entries by name, built on the first import.
+  private var undefinedByName: [String: Int]?
 
   init(bytes: ByteView, segments: [MachOSegment], symbols: [ImageSymbol]) {
     self.bytes = bytes
@@ -41,13 +43,18 @@ struct MachOFixupDecoder {
   /// The symbol index for the import named by the bytes in `nameRange`.
   private mutating func importedSymbol(_ nameRange: Range<Int>) -> Int {
     if let index = importIndex[nameRange] { return index }
-    // Reuse an undefined symbol-table entry of the same name when there is one.
-    let name = UnsafeRawBufferPointer(rebasing: bytes.base[nameRange])
-    for (index, symbol) in symbols.enumerated() where !symbol.isDefined && symbol.nameRange.count == nameRange.count {
-      if UnsafeRawBufferPointer(rebasing: bytes.base[symbol.nameRange]).elementsEqual(name) {
-        importIndex[nameRange] = index
-        return index
+    // Reuse an undefined symbol-table entry of the same name when there is one (names of
+    // undefined symbols are indexed once, on the first import).
+    if undefinedByName == nil {
+      var table: [String: Int] = [:]
+      for (index, symbol) in symbols.enumerated() where !symbol.isDefined && !symbol.nameRange.isEmpty {
+        table[bytes.string(symbol.nameRange)] = table[bytes.string(symbol.nameRange)] ?? index
       }
+      undefinedByName = table
+    }
+    if let index = undefinedByName?[bytes.string(nameRange)] {
+      importIndex[nameRange] = index
+      return index
     }
     symbols.append(ImageSymbol(nameRange: nameRange, address: 0, size: 0, isDefined: false, isFunction: false, isObject: false))
     importIndex[nameRange] = symbols.count - 1
@@ -236,8 +243,12 @@ struct MachOFixupDecoder {
           return false
         }
         decoder.fixups.append(PointerFixup(slot: segment.address &+ segmentOffset, value: word == 0 ? .null : .address(word)))
-        let (next, overflow) = segmentOffset.addingReportingOverflow(8 &+ skip)
-        guard !overflow else { return false }
+        let (step, stepOverflow) = skip.addingReportingOverflow(8)
+        let (next, overflow) = segmentOffset.addingReportingOverflow(step)
+        guard !stepOverflow, !overflow else {
+          decoder.warn(opcodeOffset, "rebase opcode at \(hex(opcodeOffset)) skips past the address space")
+          return false
+        }
         segmentOffset = next
       }
       return true
@@ -307,8 +318,12 @@ struct MachOFixupDecoder {
           return false
         }
         decoder.fixups.append(PointerFixup(slot: segment.address &+ segmentOffset, value: .symbol(symbol, addend)))
-        let (next, overflow) = segmentOffset.addingReportingOverflow(8 &+ skip)
-        guard !overflow else { return false }
+        let (step, stepOverflow) = skip.addingReportingOverflow(8)
+        let (next, overflow) = segmentOffset.addingReportingOverflow(step)
+        guard !stepOverflow, !overflow else {
+          decoder.warn(opcodeOffset, "bind opcode at \(hex(opcodeOffset)) skips past the address space")
+          return false
+        }
         segmentOffset = next
       }
       return true

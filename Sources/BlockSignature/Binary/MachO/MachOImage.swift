@@ -261,7 +261,7 @@ enum MachOLoader {
       unique.append(fixup)
     }
     if duplicateCount > 0 {
-      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (a chain visited twice or overlapping opcodes); first bind kept"))
+      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (overlapping chains or opcodes); a bind is kept over a rebase, else the first fixup"))
     }
     fixups = unique
     return BinaryImage(
