@@ -41,7 +41,7 @@ struct MachOImageBuilder {
   var fixups: Fixups
   var block: ClangGlobalBlock
   // Damage knobs for hostile variants.
-  var lastNext: UInt64? = nil  // `next` of the chain's last entry (nil: 0, the end)
+  var lastNext: UInt64? = nil  // bytes from the chain's last entry to a next one (nil: 0, the end)
   var importsOffsetOverride: UInt32? = nil
   var pageStartOverride: UInt16? = nil
   var everyWordChains = false
@@ -89,14 +89,22 @@ struct MachOImageBuilder {
     return out
   }
 
-  /// A chained entry for formats 2/6 (stride 4).
+  /// Whether `format` is one of the arm64e formats (stride 8, bind at bit 62).
+  static func isARM64E(_ format: UInt16) -> Bool { format == 1 || format == 9 || format == 12 }
+
+  /// A chained rebase entry; `next` counts bytes (divided by the format's stride here).
   func chainEntry(rebaseTo address: UInt64, next: UInt64, pointerFormat: UInt16) -> UInt64 {
+    if Self.isARM64E(pointerFormat) {
+      let target = pointerFormat == 1 ? address : address - Self.base
+      return (target & 0x7ff_ffff_ffff) | ((next / 8) & 0x7ff) << 51
+    }
     let target = pointerFormat == 6 ? address - Self.base : address
-    return (target & 0xf_ffff_ffff) | (next & 0xfff) << 51
+    return (target & 0xf_ffff_ffff) | ((next / 4) & 0xfff) << 51
   }
 
-  func chainBind(ordinal: UInt64, next: UInt64) -> UInt64 {
-    1 << 63 | (next & 0xfff) << 51 | ordinal
+  func chainBind(ordinal: UInt64, next: UInt64, pointerFormat: UInt16) -> UInt64 {
+    if Self.isARM64E(pointerFormat) { return 1 << 62 | ((next / 8) & 0x7ff) << 51 | ordinal }
+    return 1 << 63 | ((next / 4) & 0xfff) << 51 | ordinal
   }
 
   // swiftlint:disable:next function_body_length
@@ -125,9 +133,9 @@ struct MachOImageBuilder {
     switch fixups {
     case .chained(let format):
       let last = lastNext ?? 0
-      data[2] = chainEntry(rebaseTo: signatureAddress, next: 4, pointerFormat: format)  // → 0x20
-      data[4] = chainBind(ordinal: 0, next: 4)  // → 0x30
-      data[6] = chainEntry(rebaseTo: invokeAddress, next: 2, pointerFormat: format)  // → 0x38
+      data[2] = chainEntry(rebaseTo: signatureAddress, next: 16, pointerFormat: format)  // → 0x20
+      data[4] = chainBind(ordinal: 0, next: 16, pointerFormat: format)  // → 0x30
+      data[6] = chainEntry(rebaseTo: invokeAddress, next: 8, pointerFormat: format)  // → 0x38
       data[7] = chainEntry(rebaseTo: Self.descriptor, next: last, pointerFormat: format)
       // Header (28) | pad | starts_in_image @32 | starts_in_segment @48 | imports | symbols.
       var blob = [UInt8](repeating: 0, count: 48)
@@ -160,7 +168,7 @@ struct MachOImageBuilder {
       set32(0, 44)
       if everyWordChains {
         // Every word of the page chains to the next one: a chain that never ends by itself.
-        data = [UInt64](repeating: chainEntry(rebaseTo: Self.descriptor, next: 2, pointerFormat: format), count: Int(Self.pageSize / 8))
+        data = [UInt64](repeating: chainEntry(rebaseTo: Self.descriptor, next: 8, pointerFormat: format), count: Int(Self.pageSize / 8))
       }
       fixupsBlob = blob
     case .classic:
@@ -261,11 +269,14 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     ("arm64-chained-6", .chained(pointerFormat: 6), true),
     ("arm64-chained-2", .chained(pointerFormat: 2), true),
     ("x86_64-chained-6", .chained(pointerFormat: 6), false),
+    ("arm64e-chained-1", .chained(pointerFormat: 1), true),
+    ("arm64e-chained-9", .chained(pointerFormat: 9), true),
+    ("arm64e-chained-12", .chained(pointerFormat: 12), true),
     ("arm64-classic", .classic, true),
     ("x86_64-classic", .classic, false),
   ]
 
-  @Test(arguments: 0..<5)
+  @Test(arguments: 0..<8)
   func globalLiteralIsFoundThroughItsIsaBind(_ index: Int) throws {
     let (name, fixups, arm64) = Self.cases[index]
     let block = try ClangGlobalBlock.fromClang()
@@ -293,7 +304,7 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
 
   /// The bind decides: the same literal bound to `_NSConcreteStackBlock` is no global literal
   /// (the symbol table still imports `_NSConcreteGlobalBlock`, so no shape fallback runs).
-  @Test(arguments: 0..<5)
+  @Test(arguments: 0..<8)
   func literalBoundToAnotherSymbolIsNotGlobal(_ index: Int) throws {
     let (name, fixups, arm64) = Self.cases[index]
     let block = try ClangGlobalBlock.fromClang()
@@ -316,7 +327,7 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
       change(&builder)
       return try scanImage(builder.build()).warnings.map(\.message)
     }
-    let pastPage = try warnings { $0.lastNext = 0xfff }
+    let pastPage = try warnings { $0.lastNext = 0xfff * 4 }
     #expect(pastPage.contains { $0.contains("runs past its page") }, "\(pastPage)")
     let endless = try warnings { $0.everyWordChains = true }
     #expect(endless.contains { $0.contains("runs past its page") || $0.contains("does not end") }, "\(endless)")
