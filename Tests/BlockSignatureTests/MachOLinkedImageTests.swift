@@ -18,11 +18,14 @@ struct ClangGlobalBlock {
     try "int (^gb)(int, long) = ^(int a, long b) { return a + (int)b; };\n"
       .write(to: source, atomically: true, encoding: .utf8)
     let ir = try Toolchain.check(
-      clang, ["-target", "arm64-apple-macos13", "-fblocks", "-S", "-emit-llvm", "-o", "-", source.path]).stdout
+      clang, ["-target", "arm64-apple-macos13", "-fblocks", "-S", "-emit-llvm", "-o", "-", source.path]
+    ).stdout
     let truth = try #require(LLVMTruth.descriptors(inIR: ir).first)
-    let literalLine = try #require(ir.split(separator: "\n").first { $0.hasPrefix("@__block_literal_global") })
+    let literalLine = try #require(
+      ir.split(separator: "\n").first { $0.hasPrefix("@__block_literal_global") })
     // `{ ptr @_NSConcreteGlobalBlock, i32 1342177280, i32 0, ptr @…, ptr @… }`
-    let flagsText = try #require(literalLine.components(separatedBy: "i32 ").dropFirst().first?.split(separator: ",").first)
+    let flagsText = try #require(
+      literalLine.components(separatedBy: "i32 ").dropFirst().first?.split(separator: ",").first)
     let flags = try #require(UInt32(flagsText))
     return ClangGlobalBlock(flags: flags, size: truth.size, signature: try #require(truth.signature))
   }
@@ -111,7 +114,8 @@ struct MachOImageBuilder {
   mutating func build() -> [UInt8] {
     var linkedit: [UInt8] = []
     // Symbol table: 0 = _gb_block_invoke, 1 = __NSConcreteGlobalBlock (C `_NSConcreteGlobalBlock`, undefined).
-    let strings: [UInt8] = [0x20, 0] + Array("__NSConcreteGlobalBlock".utf8) + [0] + Array("_gb_block_invoke".utf8) + [0]
+    let strings: [UInt8] =
+      [0x20, 0] + Array("__NSConcreteGlobalBlock".utf8) + [0] + Array("_gb_block_invoke".utf8) + [0]
     var symbolTable: [UInt8] = []
     func nlist(_ strx: UInt32, _ type: UInt8, _ sect: UInt8, _ value: UInt64) -> [UInt8] {
       var entry = withUnsafeBytes(of: strx.littleEndian, Array.init)
@@ -139,7 +143,9 @@ struct MachOImageBuilder {
       data[7] = chainEntry(rebaseTo: Self.descriptor, next: last, pointerFormat: format)
       // Header (28) | pad | starts_in_image @32 | starts_in_segment @48 | imports | symbols.
       var blob = [UInt8](repeating: 0, count: 48)
-      func set32(_ value: UInt32, _ at: Int) { withUnsafeBytes(of: value.littleEndian) { blob.replaceSubrange(at..<at + 4, with: $0) } }
+      func set32(_ value: UInt32, _ at: Int) {
+        withUnsafeBytes(of: value.littleEndian) { blob.replaceSubrange(at..<at + 4, with: $0) }
+      }
       let startsInSegment: [UInt8] = {
         var segment = [UInt8](repeating: 0, count: 24)
         withUnsafeBytes(of: UInt32(24).littleEndian) { segment.replaceSubrange(0..<4, with: $0) }
@@ -147,7 +153,9 @@ struct MachOImageBuilder {
         withUnsafeBytes(of: format.littleEndian) { segment.replaceSubrange(6..<8, with: $0) }
         withUnsafeBytes(of: Self.dataOffset.littleEndian) { segment.replaceSubrange(8..<16, with: $0) }
         withUnsafeBytes(of: UInt16(1).littleEndian) { segment.replaceSubrange(20..<22, with: $0) }
-        withUnsafeBytes(of: (pageStartOverride ?? 0x10).littleEndian) { segment.replaceSubrange(22..<24, with: $0) }
+        withUnsafeBytes(of: (pageStartOverride ?? 0x10).littleEndian) {
+          segment.replaceSubrange(22..<24, with: $0)
+        }
         return segment
       }()
       blob += startsInSegment  // 48..<72
@@ -168,17 +176,21 @@ struct MachOImageBuilder {
       set32(0, 44)
       if everyWordChains {
         // Every word of the page chains to the next one: a chain that never ends by itself.
-        data = [UInt64](repeating: chainEntry(rebaseTo: Self.descriptor, next: 8, pointerFormat: format), count: Int(Self.pageSize / 8))
+        data = [UInt64](
+          repeating: chainEntry(rebaseTo: Self.descriptor, next: 8, pointerFormat: format),
+          count: Int(Self.pageSize / 8))
       }
       fixupsBlob = blob
     case .classic:
       data[2] = signatureAddress
       data[6] = invokeAddress
       data[7] = Self.descriptor
-      let rebase: [UInt8] = rebaseOpcodesOverride ?? (
-        [0x11, 0x21] + Self.uleb(0x10) + [0x51, 0x21] + Self.uleb(0x30) + [0x52, 0x00])
-      let bind: [UInt8] = bindOpcodesOverride ?? (
-        [0x11, 0x40] + Array(isaSymbol.utf8) + [0, 0x51, 0x71] + Self.uleb(0x20) + [0x90, 0x00])
+      let rebase: [UInt8] =
+        rebaseOpcodesOverride
+        ?? ([0x11, 0x21] + Self.uleb(0x10) + [0x51, 0x21] + Self.uleb(0x30) + [0x52, 0x00])
+      let bind: [UInt8] =
+        bindOpcodesOverride
+        ?? ([0x11, 0x40] + Array(isaSymbol.utf8) + [0, 0x51, 0x71] + Self.uleb(0x20) + [0x90, 0x00])
       dyldInfo = rebase + bind
       rebaseSize = rebase.count
     }
@@ -202,12 +214,20 @@ struct MachOImageBuilder {
 
     // Header and load commands.
     var commands: [[UInt8]] = []
-    func segment(_ name: String, vm: UInt64, vmSize: UInt64, file: UInt64, fileSize: UInt64, prot: UInt32,
-                 sections: [(String, UInt64, UInt64, UInt32)]) -> [UInt8] {
+    func segment(
+      _ name: String, vm: UInt64, vmSize: UInt64, file: UInt64, fileSize: UInt64, prot: UInt32,
+      sections: [(String, UInt64, UInt64, UInt32)]
+    ) -> [UInt8] {
       var command = [UInt8](repeating: 0, count: 72 + 80 * sections.count)
-      func w32(_ v: UInt32, _ at: Int) { withUnsafeBytes(of: v.littleEndian) { command.replaceSubrange(at..<at + 4, with: $0) } }
-      func w64(_ v: UInt64, _ at: Int) { withUnsafeBytes(of: v.littleEndian) { command.replaceSubrange(at..<at + 8, with: $0) } }
-      func name16(_ s: String, _ at: Int) { command.replaceSubrange(at..<at + s.utf8.count, with: Array(s.utf8)) }
+      func w32(_ v: UInt32, _ at: Int) {
+        withUnsafeBytes(of: v.littleEndian) { command.replaceSubrange(at..<at + 4, with: $0) }
+      }
+      func w64(_ v: UInt64, _ at: Int) {
+        withUnsafeBytes(of: v.littleEndian) { command.replaceSubrange(at..<at + 8, with: $0) }
+      }
+      func name16(_ s: String, _ at: Int) {
+        command.replaceSubrange(at..<at + s.utf8.count, with: Array(s.utf8))
+      }
       w32(0x19, 0)
       w32(UInt32(command.count), 4)
       name16(name, 8)
@@ -226,15 +246,24 @@ struct MachOImageBuilder {
       return command
     }
     let linkeditSize = UInt64(linkedit.count)
-    commands.append(segment("__TEXT", vm: Self.base, vmSize: 0x4000, file: 0, fileSize: 0x4000, prot: 5, sections: [
-      ("__text", Self.textOffset, 4, 0x8000_0400),
-      ("__cstring", Self.cstringOffset, UInt64(block.signature.utf8.count + 1), 0x2),
-    ]))
-    commands.append(segment("__DATA_CONST", vm: Self.base + Self.dataOffset, vmSize: 0x4000, file: Self.dataOffset,
-                            fileSize: 0x4000, prot: 3, sections: [("__const", Self.dataOffset, 64, 0)]))
-    commands.append(segment("__LINKEDIT", vm: Self.base + Self.linkeditOffset, vmSize: 0x4000, file: Self.linkeditOffset,
-                            fileSize: linkeditSize, prot: 1, sections: []))
-    func words(_ values: [UInt32]) -> [UInt8] { values.flatMap { v in withUnsafeBytes(of: v.littleEndian, Array.init) } }
+    commands.append(
+      segment(
+        "__TEXT", vm: Self.base, vmSize: 0x4000, file: 0, fileSize: 0x4000, prot: 5,
+        sections: [
+          ("__text", Self.textOffset, 4, 0x8000_0400),
+          ("__cstring", Self.cstringOffset, UInt64(block.signature.utf8.count + 1), 0x2),
+        ]))
+    commands.append(
+      segment(
+        "__DATA_CONST", vm: Self.base + Self.dataOffset, vmSize: 0x4000, file: Self.dataOffset,
+        fileSize: 0x4000, prot: 3, sections: [("__const", Self.dataOffset, 64, 0)]))
+    commands.append(
+      segment(
+        "__LINKEDIT", vm: Self.base + Self.linkeditOffset, vmSize: 0x4000, file: Self.linkeditOffset,
+        fileSize: linkeditSize, prot: 1, sections: []))
+    func words(_ values: [UInt32]) -> [UInt8] {
+      values.flatMap { v in withUnsafeBytes(of: v.littleEndian, Array.init) }
+    }
     commands.append(words([0x2, 24, UInt32(symbolOffset), 2, UInt32(stringOffset), UInt32(strings.count)]))
     // LC_DYSYMTAB: local 0..<0, extdef 0..<1, undef 1..<2.
     commands.append(words([0xb, 80, 0, 0, 0, 1, 1, 1] + [UInt32](repeating: 0, count: 12)))
@@ -243,8 +272,11 @@ struct MachOImageBuilder {
       commands.append(words([0x8000_0034, 16, UInt32(fixupsOffset), UInt32(fixupsBlob.count)]))
     case .classic:
       let bindSize = dyldInfo.count - rebaseSize
-      commands.append(words([0x8000_0022, 48, UInt32(fixupsOffset), UInt32(rebaseSize),
-                             UInt32(fixupsOffset + rebaseSize), UInt32(bindSize), 0, 0, 0, 0, 0, 0]))
+      commands.append(
+        words([
+          0x8000_0022, 48, UInt32(fixupsOffset), UInt32(rebaseSize),
+          UInt32(fixupsOffset + rebaseSize), UInt32(bindSize), 0, 0, 0, 0, 0, 0,
+        ]))
     }
     let commandBytes = commands.flatMap { $0 }
     put32(0xfeed_facf, at: 0)
@@ -330,13 +362,15 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     let pastPage = try warnings { $0.lastNext = 0xfff * 4 }
     #expect(pastPage.contains { $0.contains("runs past its page") }, "\(pastPage)")
     let endless = try warnings { $0.everyWordChains = true }
-    #expect(endless.contains { $0.contains("runs past its page") || $0.contains("does not end") }, "\(endless)")
+    #expect(
+      endless.contains { $0.contains("runs past its page") || $0.contains("does not end") }, "\(endless)")
     let badStart = try warnings { $0.pageStartOverride = 0x3ffc }
     #expect(badStart.contains { $0.contains("runs past its page") }, "\(badStart)")
     let badFormat = try warnings { $0.fixups = .chained(pointerFormat: 99) }
     #expect(badFormat.contains { $0.contains("unsupported pointer format 99") }, "\(badFormat)")
     let badImports = try warnings { $0.importsOffsetOverride = 0xffff_fff0 }
-    #expect(badImports.contains { $0.contains("imports at 0x") && $0.contains("go past end") }, "\(badImports)")
+    #expect(
+      badImports.contains { $0.contains("imports at 0x") && $0.contains("go past end") }, "\(badImports)")
     // Without the import, the isa bind cannot be resolved: the bind is reported.
     #expect(badImports.contains { $0.contains("chained bind at 0x") }, "\(badImports)")
   }
@@ -351,19 +385,25 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     }
     // Runs off the end inside the symbol name (no NUL, no DONE).
     let truncated = try warnings(bind: [0x11, 0x40] + Array("__NSConcreteGlo".utf8))
-    #expect(truncated.contains { $0.contains("bind opcodes at 0x") && $0.contains("run off the end") }, "\(truncated)")
+    #expect(
+      truncated.contains { $0.contains("bind opcodes at 0x") && $0.contains("run off the end") },
+      "\(truncated)")
     // ULEB wider than 64 bits.
-    let overflow = try warnings(bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x71] + [UInt8](repeating: 0xff, count: 10) + [0x7f, 0x90, 0])
+    let overflow = try warnings(
+      bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x71] + [UInt8](repeating: 0xff, count: 10) + [0x7f, 0x90, 0])
     #expect(overflow.contains { $0.contains("overflowing ULEB") }, "\(overflow)")
     // A huge repeat count stops at the end of the segment.
     let huge = try warnings(rebase: [0x11, 0x21, 0x10, 0x60] + MachOImageBuilder.uleb(1 << 60) + [0])
     #expect(huge.contains { $0.contains("points past the contents of segment __DATA_CONST") }, "\(huge)")
-    let hugeBind = try warnings(bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x71, 0x20, 0xc0] + MachOImageBuilder.uleb(1 << 60) + [0, 0])
+    let hugeBind = try warnings(
+      bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x71, 0x20, 0xc0] + MachOImageBuilder.uleb(1 << 60) + [0, 0])
     #expect(hugeBind.contains { $0.contains("points past segment __DATA_CONST") }, "\(hugeBind)")
     let badSegment = try warnings(bind: [0x11, 0x40, 0x5f, 0x78, 0, 0x7f, 0x00, 0x90, 0])
     #expect(badSegment.contains { $0.contains("names segment 15") }, "\(badSegment)")
     // A skip so large that the next address would wrap around.
-    let wrap = try warnings(rebase: [0x11, 0x21, 0x10, 0x80] + MachOImageBuilder.uleb(4) + MachOImageBuilder.uleb(UInt64.max - 7) + [0])
+    let wrap = try warnings(
+      rebase: [0x11, 0x21, 0x10, 0x80] + MachOImageBuilder.uleb(4) + MachOImageBuilder.uleb(UInt64.max - 7)
+        + [0])
     #expect(wrap.contains { $0.contains("skips past the address space") }, "\(wrap)")
     let unknown = try warnings(rebase: [0xf0, 0])
     #expect(unknown.contains { $0.contains("unknown rebase opcode 0xf0") }, "\(unknown)")

@@ -56,7 +56,9 @@ struct MachOFixupDecoder {
       importIndex[nameRange] = index
       return index
     }
-    symbols.append(ImageSymbol(nameRange: nameRange, address: 0, size: 0, isDefined: false, isFunction: false, isObject: false))
+    symbols.append(
+      ImageSymbol(
+        nameRange: nameRange, address: 0, size: 0, isDefined: false, isFunction: false, isObject: false))
     importIndex[nameRange] = symbols.count - 1
     return symbols.count - 1
   }
@@ -67,7 +69,10 @@ struct MachOFixupDecoder {
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   mutating func decodeChainedFixups(dataOffset: UInt64, dataSize: UInt64) {
     guard bytes.contains(offset: dataOffset, length: dataSize), dataSize >= 28 else {
-      warn(dataOffset, "chained fixups at \(hex(dataOffset)) (size \(hex(dataSize))) go past end of file (size \(hex(bytes.count))) or are too small for a header")
+      warn(
+        dataOffset,
+        "chained fixups at \(hex(dataOffset)) (size \(hex(dataSize))) go past end of file (size \(hex(bytes.count))) or are too small for a header"
+      )
       return
     }
     let end = dataOffset + dataSize
@@ -91,16 +96,23 @@ struct MachOFixupDecoder {
     case 2: importSize = 8
     case 3: importSize = 16
     default:
-      warn(dataOffset + 20, "chained fixups at \(hex(dataOffset)) have unknown imports format \(importsFormat)")
+      warn(
+        dataOffset + 20, "chained fixups at \(hex(dataOffset)) have unknown imports format \(importsFormat)")
       importSize = 0
     }
     if importSize > 0, importsCount > 0 {
       let tableStart = dataOffset &+ importsOffset
       let (tableSize, overflow) = importsCount.multipliedReportingOverflow(by: importSize)
       if overflow || importsOffset > dataSize || tableSize > end - tableStart {
-        warn(dataOffset + 8, "chained fixups imports at \(hex(tableStart)) (\(importsCount) entries) go past end of the fixups data (end \(hex(end)))")
+        warn(
+          dataOffset + 8,
+          "chained fixups imports at \(hex(tableStart)) (\(importsCount) entries) go past end of the fixups data (end \(hex(end)))"
+        )
       } else if symbolsFormat != 0 {
-        warn(dataOffset + 24, "chained fixups at \(hex(dataOffset)) have compressed symbol names (format \(symbolsFormat)), which are not decoded")
+        warn(
+          dataOffset + 24,
+          "chained fixups at \(hex(dataOffset)) have compressed symbol names (format \(symbolsFormat)), which are not decoded"
+        )
       } else {
         imports.reserveCapacity(Int(importsCount))
         let namesStart = dataOffset &+ symbolsOffset
@@ -121,7 +133,10 @@ struct MachOFixupDecoder {
           guard symbolsOffset <= dataSize, nameOffset < end - namesStart,
             let range = bytes.cStringRange(at: namesStart + nameOffset, end: end, limit: 4096), !range.isEmpty
           else {
-            warn(entry, "chained fixups import \(index) at \(hex(entry)) has a name offset \(hex(nameOffset)) outside the symbol strings")
+            warn(
+              entry,
+              "chained fixups import \(index) at \(hex(entry)) has a name offset \(hex(nameOffset)) outside the symbol strings"
+            )
             imports.append((nil, addend))
             continue
           }
@@ -135,7 +150,9 @@ struct MachOFixupDecoder {
     guard startsOffset <= dataSize - 4, let segmentCount = bytes.u32(imageStarts).map(UInt64.init),
       segmentCount <= (end - imageStarts - 4) / 4
     else {
-      warn(dataOffset + 4, "chained fixups starts at \(hex(imageStarts)) go past end of the fixups data (end \(hex(end)))")
+      warn(
+        dataOffset + 4,
+        "chained fixups starts at \(hex(imageStarts)) go past end of the fixups data (end \(hex(end)))")
       return
     }
     let base = baseAddress
@@ -144,11 +161,17 @@ struct MachOFixupDecoder {
       guard infoOffset != 0 else { continue }
       let starts = imageStarts &+ infoOffset
       guard infoOffset < end - imageStarts, end - starts >= 22 else {
-        warn(imageStarts + 4 + segmentIndex * 4, "chained starts of segment \(segmentIndex) at \(hex(starts)) go past end of the fixups data (end \(hex(end)))")
+        warn(
+          imageStarts + 4 + segmentIndex * 4,
+          "chained starts of segment \(segmentIndex) at \(hex(starts)) go past end of the fixups data (end \(hex(end)))"
+        )
         continue
       }
       guard segmentIndex < UInt64(segments.count) else {
-        warn(starts, "chained starts at \(hex(starts)) name segment \(segmentIndex), but the image has \(segments.count)")
+        warn(
+          starts,
+          "chained starts at \(hex(starts)) name segment \(segmentIndex), but the image has \(segments.count)"
+        )
         continue
       }
       let segment = segments[Int(segmentIndex)]
@@ -156,7 +179,9 @@ struct MachOFixupDecoder {
       let pointerFormat = bytes.u16(starts + 6)!
       let pageCount = UInt64(bytes.u16(starts + 20)!)
       guard pageCount <= (end - starts - 22) / 2 else {
-        warn(starts, "chained starts at \(hex(starts)) claim \(pageCount) pages but the fixups data ends at \(hex(end))")
+        warn(
+          starts,
+          "chained starts at \(hex(starts)) claim \(pageCount) pages but the fixups data ends at \(hex(end))")
         continue
       }
       guard pageSize >= 8 else {
@@ -171,11 +196,14 @@ struct MachOFixupDecoder {
         let start = UInt64(bytes.u16(starts + 22 + page * 2)!)
         if start == 0xffff { continue }
         if start & 0x8000 != 0 {
-          warn(starts + 22 + page * 2, "chained starts at \(hex(starts)) page \(page) has multiple starts (arm32 only), not decoded")
+          warn(
+            starts + 22 + page * 2,
+            "chained starts at \(hex(starts)) page \(page) has multiple starts (arm32 only), not decoded")
           continue
         }
-        walkChain(segment: segment, pageOffset: page * pageSize, pageSize: pageSize, start: start,
-                  format: format, imports: imports, base: base)
+        walkChain(
+          segment: segment, pageOffset: page * pageSize, pageSize: pageSize, start: start,
+          format: format, imports: imports, base: base)
       }
     }
   }
@@ -191,14 +219,20 @@ struct MachOFixupDecoder {
       let segmentOffset = pageOffset + inPage
       let slot = segment.address &+ segmentOffset
       guard inPage + 8 <= pageSize, segmentOffset + 8 <= segment.fileSize,
-        let word = bytes.u64(segment.fileOffset &+ segmentOffset), segment.fileOffset &+ segmentOffset >= segment.fileOffset
+        let word = bytes.u64(segment.fileOffset &+ segmentOffset),
+        segment.fileOffset &+ segmentOffset >= segment.fileOffset
       else {
-        warn(segment.fileOffset &+ segmentOffset, "chained fixup at \(hex(slot)) in segment \(segment.name) runs past its page (size \(hex(pageSize))) or the segment's contents; chain ended")
+        warn(
+          segment.fileOffset &+ segmentOffset,
+          "chained fixup at \(hex(slot)) in segment \(segment.name) runs past its page (size \(hex(pageSize))) or the segment's contents; chain ended"
+        )
         return
       }
       steps += 1
       guard steps <= pageSize / format.stride + 1 else {
-        warn(segment.fileOffset &+ segmentOffset, "chained fixup chain in segment \(segment.name) at \(hex(slot)) does not end; chain ended")
+        warn(
+          segment.fileOffset &+ segmentOffset,
+          "chained fixup chain in segment \(segment.name) at \(hex(slot)) does not end; chain ended")
         return
       }
       let decoded = format.decode(word)
@@ -209,7 +243,10 @@ struct MachOFixupDecoder {
         if ordinal < imports.count, let symbol = imports[ordinal].symbol {
           fixups.append(PointerFixup(slot: slot, value: .symbol(symbol, imports[ordinal].addend &+ addend)))
         } else {
-          warn(segment.fileOffset &+ segmentOffset, "chained bind at \(hex(slot)) uses import \(ordinal), but only \(imports.count) imports are readable")
+          warn(
+            segment.fileOffset &+ segmentOffset,
+            "chained bind at \(hex(slot)) uses import \(ordinal), but only \(imports.count) imports are readable"
+          )
         }
       }
       guard decoded.next != 0 else { return }
@@ -224,13 +261,17 @@ struct MachOFixupDecoder {
   mutating func decodeRebases(offset: UInt64, size: UInt64) {
     guard size > 0 else { return }
     guard bytes.contains(offset: offset, length: size) else {
-      warn(offset, "rebase opcodes at \(hex(offset)) (size \(hex(size))) go past end of file (size \(hex(bytes.count)))")
+      warn(
+        offset,
+        "rebase opcodes at \(hex(offset)) (size \(hex(size))) go past end of file (size \(hex(bytes.count)))")
       return
     }
     var reader = OpcodeReader(bytes: bytes, at: offset, end: offset + size)
     var segment: MachOSegment?
     var segmentOffset: UInt64 = 0
-    func rebase(_ decoder: inout MachOFixupDecoder, count: UInt64, skip: UInt64, at opcodeOffset: UInt64) -> Bool {
+    func rebase(_ decoder: inout MachOFixupDecoder, count: UInt64, skip: UInt64, at opcodeOffset: UInt64)
+      -> Bool
+    {
       guard let segment else {
         decoder.warn(opcodeOffset, "rebase opcode at \(hex(opcodeOffset)) before any segment was set")
         return false
@@ -239,10 +280,14 @@ struct MachOFixupDecoder {
         guard segmentOffset <= segment.fileSize, segment.fileSize - segmentOffset >= 8,
           let word = decoder.bytes.u64(segment.fileOffset &+ segmentOffset)
         else {
-          decoder.warn(opcodeOffset, "rebase opcode at \(hex(opcodeOffset)) points past the contents of segment \(segment.name) (offset \(hex(segmentOffset)))")
+          decoder.warn(
+            opcodeOffset,
+            "rebase opcode at \(hex(opcodeOffset)) points past the contents of segment \(segment.name) (offset \(hex(segmentOffset)))"
+          )
           return false
         }
-        decoder.fixups.append(PointerFixup(slot: segment.address &+ segmentOffset, value: word == 0 ? .null : .address(word)))
+        decoder.fixups.append(
+          PointerFixup(slot: segment.address &+ segmentOffset, value: word == 0 ? .null : .address(word)))
         let (step, stepOverflow) = skip.addingReportingOverflow(8)
         let (next, overflow) = segmentOffset.addingReportingOverflow(step)
         guard !stepOverflow, !overflow else {
@@ -261,7 +306,10 @@ struct MachOFixupDecoder {
       case 0x20:
         guard let offsetValue = reader.uleb() else { return warnOpcodes(reader, "rebase") }
         guard immediate < UInt64(segments.count) else {
-          warn(opcodeOffset, "rebase opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)")
+          warn(
+            opcodeOffset,
+            "rebase opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)"
+          )
           return
         }
         segment = segments[Int(immediate)]
@@ -280,7 +328,9 @@ struct MachOFixupDecoder {
         guard let delta = reader.uleb() else { return warnOpcodes(reader, "rebase") }
         guard rebase(&self, count: 1, skip: delta, at: opcodeOffset) else { return }
       case 0x80:
-        guard let count = reader.uleb(), let skip = reader.uleb() else { return warnOpcodes(reader, "rebase") }
+        guard let count = reader.uleb(), let skip = reader.uleb() else {
+          return warnOpcodes(reader, "rebase")
+        }
         guard rebase(&self, count: count, skip: skip, at: opcodeOffset) else { return }
       default:
         warn(opcodeOffset, "unknown rebase opcode \(hex(UInt64(byte))) at \(hex(opcodeOffset))")
@@ -290,7 +340,10 @@ struct MachOFixupDecoder {
   }
 
   private mutating func warnOpcodes(_ reader: OpcodeReader, _ kind: String) {
-    warn(reader.position, "\(kind) opcodes at \(hex(reader.position)) run off the end (\(hex(reader.end))) or hold an overflowing ULEB/SLEB")
+    warn(
+      reader.position,
+      "\(kind) opcodes at \(hex(reader.position)) run off the end (\(hex(reader.end))) or hold an overflowing ULEB/SLEB"
+    )
   }
 
   /// Decodes bind opcodes at `offset` (size `size`). Lazy bind streams use DONE between entries.
@@ -298,7 +351,9 @@ struct MachOFixupDecoder {
   mutating func decodeBinds(offset: UInt64, size: UInt64, lazy: Bool) {
     guard size > 0 else { return }
     guard bytes.contains(offset: offset, length: size) else {
-      warn(offset, "bind opcodes at \(hex(offset)) (size \(hex(size))) go past end of file (size \(hex(bytes.count)))")
+      warn(
+        offset,
+        "bind opcodes at \(hex(offset)) (size \(hex(size))) go past end of file (size \(hex(bytes.count)))")
       return
     }
     var reader = OpcodeReader(bytes: bytes, at: offset, end: offset + size)
@@ -306,18 +361,25 @@ struct MachOFixupDecoder {
     var segmentOffset: UInt64 = 0
     var symbolName: Range<Int>?
     var addend: Int64 = 0
-    func bind(_ decoder: inout MachOFixupDecoder, count: UInt64, skip: UInt64, at opcodeOffset: UInt64) -> Bool {
+    func bind(_ decoder: inout MachOFixupDecoder, count: UInt64, skip: UInt64, at opcodeOffset: UInt64)
+      -> Bool
+    {
       guard let segment, let symbolName else {
-        decoder.warn(opcodeOffset, "bind opcode at \(hex(opcodeOffset)) before a segment and a symbol were set")
+        decoder.warn(
+          opcodeOffset, "bind opcode at \(hex(opcodeOffset)) before a segment and a symbol were set")
         return false
       }
       let symbol = decoder.importedSymbol(symbolName)
       for _ in 0..<count {
         guard segmentOffset <= segment.size, segment.size - segmentOffset >= 8 else {
-          decoder.warn(opcodeOffset, "bind opcode at \(hex(opcodeOffset)) points past segment \(segment.name) (offset \(hex(segmentOffset)), size \(hex(segment.size)))")
+          decoder.warn(
+            opcodeOffset,
+            "bind opcode at \(hex(opcodeOffset)) points past segment \(segment.name) (offset \(hex(segmentOffset)), size \(hex(segment.size)))"
+          )
           return false
         }
-        decoder.fixups.append(PointerFixup(slot: segment.address &+ segmentOffset, value: .symbol(symbol, addend)))
+        decoder.fixups.append(
+          PointerFixup(slot: segment.address &+ segmentOffset, value: .symbol(symbol, addend)))
         let (step, stepOverflow) = skip.addingReportingOverflow(8)
         let (next, overflow) = segmentOffset.addingReportingOverflow(step)
         guard !stepOverflow, !overflow else {
@@ -346,7 +408,10 @@ struct MachOFixupDecoder {
       case 0x70:
         guard let offsetValue = reader.uleb() else { return warnOpcodes(reader, "bind") }
         guard immediate < UInt64(segments.count) else {
-          warn(opcodeOffset, "bind opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)")
+          warn(
+            opcodeOffset,
+            "bind opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)"
+          )
           return
         }
         segment = segments[Int(immediate)]
@@ -369,7 +434,11 @@ struct MachOFixupDecoder {
         return
       }
     }
-    if !lazy { warn(reader.position, "bind opcodes at \(hex(offset)) run off the end (\(hex(reader.end))) without BIND_OPCODE_DONE") }
+    if !lazy {
+      warn(
+        reader.position,
+        "bind opcodes at \(hex(offset)) run off the end (\(hex(reader.end))) without BIND_OPCODE_DONE")
+    }
   }
 }
 
@@ -455,7 +524,9 @@ enum ChainedPointerFormat: UInt16 {
       if word >> 63 == 1 {
         return (.bind(Int(word & 0xff_ffff), Int64((word >> 24) & 0xff)), next)
       }
-      return (.rebase((word & 0xf_ffff_ffff) | ((word >> 36) & 0xff) << 56, isOffset: targetsAreOffsets), next)
+      return (
+        .rebase((word & 0xf_ffff_ffff) | ((word >> 36) & 0xff) << 56, isOffset: targetsAreOffsets), next
+      )
     case .arm64e, .arm64eUserland, .arm64eUserland24:
       let next = (word >> 51) & 0x7ff
       let isAuth = word >> 63 == 1
@@ -463,7 +534,9 @@ enum ChainedPointerFormat: UInt16 {
       let ordinalMask: UInt64 = self == .arm64eUserland24 ? 0xff_ffff : 0xffff
       switch (isAuth, isBind) {
       case (false, false):
-        return (.rebase((word & 0x7ff_ffff_ffff) | ((word >> 43) & 0xff) << 56, isOffset: targetsAreOffsets), next)
+        return (
+          .rebase((word & 0x7ff_ffff_ffff) | ((word >> 43) & 0xff) << 56, isOffset: targetsAreOffsets), next
+        )
       case (false, true):
         // 19-bit signed addend at bit 32.
         let raw = (word >> 32) & 0x7_ffff
