@@ -334,6 +334,19 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     #expect(literal.invoke.symbol == "_gb_block_invoke", "\(name)")
   }
 
+  /// Classic images rebase and bind the same slot (lazy pointers): the bind wins, no warning.
+  @Test func bindOverRebasedSlotWins() throws {
+    let block = try ClangGlobalBlock.fromClang()
+    var builder = MachOImageBuilder(fixups: .classic, block: block)
+    // Rebase 0x20 (the isa slot) as well as 0x10, 0x30 and 0x38.
+    builder.rebaseOpcodesOverride = [0x11, 0x21, 0x20, 0x51, 0x21, 0x10, 0x51, 0x21, 0x30, 0x52, 0x00]
+    let report = try scanImage(builder.build())
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let found = try #require(report.blocks.first)
+    #expect(found.kind == .global)
+    #expect(found.literals.map(\.flags) == [block.flags])
+  }
+
   /// The bind decides: the same literal bound to `_NSConcreteStackBlock` is no global literal
   /// (the symbol table still imports `_NSConcreteGlobalBlock`, so no shape fallback runs).
   @Test(arguments: 0..<8)

@@ -246,8 +246,9 @@ enum MachOLoader {
       fixups.append(contentsOf: decoder.fixups)
       warnings.append(contentsOf: decoder.warnings)
     }
-    // One fixup per slot: a bind wins over a rebase of the same slot (classic images have both
-    // only when damaged); later duplicates are dropped with a warning.
+    // One fixup per slot: a bind wins over a rebase of the same slot. Classic images rebase and
+    // lazily bind the same `__la_symbol_ptr` slots, and weak binds override binds, so duplicates
+    // are normal there; in chained fixups a slot visited twice means damaged starts (warned).
     fixups.sort { $0.slot < $1.slot }
     var unique: [PointerFixup] = []
     unique.reserveCapacity(fixups.count)
@@ -260,8 +261,8 @@ enum MachOLoader {
       }
       unique.append(fixup)
     }
-    if duplicateCount > 0 {
-      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (overlapping chains or opcodes); a bind is kept over a rebase, else the first fixup"))
+    if duplicateCount > 0, chainedFixups != nil, kind != .relocatable {
+      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (chains overlap); a bind is kept over a rebase, else the first fixup"))
     }
     fixups = unique
     return BinaryImage(
