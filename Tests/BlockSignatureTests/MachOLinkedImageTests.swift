@@ -52,6 +52,8 @@ struct MachOImageBuilder {
   var rebaseOpcodesOverride: [UInt8]? = nil
   /// The symbol the literal's isa slot is bound to (the symbol table always has the global one).
   var isaSymbol = "__NSConcreteGlobalBlock"
+  /// `DYLD_CHAINED_IMPORT` (1), `_ADDEND` (2) or `_ADDEND64` (3).
+  var importsFormat: UInt32 = 1
 
   static let base: UInt64 = 0x1_0000_0000
   static let pageSize: UInt64 = 0x4000
@@ -140,6 +142,10 @@ struct MachOImageBuilder {
       data[2] = chainEntry(rebaseTo: signatureAddress, next: 16, pointerFormat: format)  // → 0x20
       data[4] = chainBind(ordinal: 0, next: 16, pointerFormat: format)  // → 0x30
       data[6] = chainEntry(rebaseTo: invokeAddress, next: 8, pointerFormat: format)  // → 0x38
+      if Self.isARM64E(format) {
+        // arm64e signs invoke pointers: an authenticated rebase (offset from the load address).
+        data[6] = 1 << 63 | (invokeAddress - Self.base) | 1 << 51
+      }
       data[7] = chainEntry(rebaseTo: Self.descriptor, next: last, pointerFormat: format)
       // Header (28) | pad | starts_in_image @32 | starts_in_segment @48 | imports | symbols.
       var blob = [UInt8](repeating: 0, count: 48)
@@ -160,7 +166,14 @@ struct MachOImageBuilder {
       }()
       blob += startsInSegment  // 48..<72
       let importsOffset = 72
-      blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init)  // ordinal 1, name at 1
+      switch importsFormat {  // ordinal 1, name at 1, addend 0
+      case 2:
+        blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init) + [0, 0, 0, 0]
+      case 3:
+        blob += withUnsafeBytes(of: (UInt64(1) << 32 | 1).littleEndian, Array.init) + [UInt8](repeating: 0, count: 8)
+      default:
+        blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init)
+      }
       let symbolsOffset = blob.count
       blob += [0] + Array(isaSymbol.utf8) + [0]
       set32(0, 0)
@@ -168,7 +181,7 @@ struct MachOImageBuilder {
       set32(importsOffsetOverride ?? UInt32(importsOffset), 8)
       set32(UInt32(symbolsOffset), 12)
       set32(1, 16)
-      set32(1, 20)  // DYLD_CHAINED_IMPORT
+      set32(importsFormat, 20)  // DYLD_CHAINED_IMPORT, _ADDEND, _ADDEND64
       set32(0, 24)
       set32(3, 32)  // seg_count
       set32(0, 36)
@@ -297,6 +310,19 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
 }
 
 @Suite struct MachOLinkedImageTests {
+  /// Chained fixups with each imports table format find the literal through its isa bind.
+  @Test(arguments: [UInt32(1), 2, 3])
+  func importsFormats(_ format: UInt32) throws {
+    let block = try ClangGlobalBlock.fromClang()
+    var builder = MachOImageBuilder(fixups: .chained(pointerFormat: 6), block: block)
+    builder.importsFormat = format
+    let report = try scanImage(builder.build())
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let found = try #require(report.blocks.first)
+    #expect(found.literals.map(\.flags) == [block.flags])
+    #expect(found.signature == block.signature)
+  }
+
   static let cases: [(String, MachOImageBuilder.Fixups, Bool)] = [
     ("arm64-chained-6", .chained(pointerFormat: 6), true),
     ("arm64-chained-2", .chained(pointerFormat: 2), true),
