@@ -170,7 +170,9 @@ struct MachOImageBuilder {
       case 2:
         blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init) + [0, 0, 0, 0]
       case 3:
-        blob += withUnsafeBytes(of: (UInt64(1) << 32 | 1).littleEndian, Array.init) + [UInt8](repeating: 0, count: 8)
+        blob +=
+          withUnsafeBytes(of: (UInt64(1) << 32 | 1).littleEndian, Array.init)
+          + [UInt8](repeating: 0, count: 8)
       default:
         blob += withUnsafeBytes(of: (UInt32(1) << 9 | 1).littleEndian, Array.init)
       }
