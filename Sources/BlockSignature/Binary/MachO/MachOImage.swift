@@ -59,8 +59,9 @@ enum MachOLoader {
     /// Mach-O section ordinal (1-based) → (image section, relocation offset, count).
     var ordinals: [(section: ImageSection?, relocationOffset: UInt64, relocationCount: UInt64)] = []
     var symtab: (offset: UInt64, count: UInt64, stringOffset: UInt64, stringSize: UInt64)?
-    var hasChainedFixups = false
-    var hasDyldInfo = false
+    var segments: [MachOSegment] = []
+    var chainedFixups: (offset: UInt64, size: UInt64)?
+    var dyldInfo: [UInt64] = []
 
     func fixedString(_ offset: UInt64) -> String {
       var end = offset
@@ -83,6 +84,9 @@ enum MachOLoader {
         }
         let sectionCount = UInt64(bytes.u32(at + 64)!)
         let initialProtection = bytes.u32(at + 60)!
+        segments.append(MachOSegment(
+          name: fixedString(at + 8), address: bytes.u64(at + 24)!, size: bytes.u64(at + 32)!,
+          fileOffset: bytes.u64(at + 40)!, fileSize: bytes.u64(at + 48)!))
         guard sectionCount <= (size - 72) / 80 else {
           throw BinaryScanError(.malformed, offset: at, "segment command at \(hex(at)) claims \(sectionCount) sections but has room for \((size - 72) / 80)")
         }
@@ -122,9 +126,11 @@ enum MachOLoader {
         guard size >= 24 else { throw BinaryScanError(.malformed, offset: at, "symtab command at \(hex(at)) is too small") }
         symtab = (UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!), UInt64(bytes.u32(at + 16)!), UInt64(bytes.u32(at + 20)!))
       case chainedFixupsCommand:
-        hasChainedFixups = true
+        guard size >= 16 else { throw BinaryScanError(.malformed, offset: at, "chained fixups command at \(hex(at)) is too small") }
+        chainedFixups = (UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!))
       case _ where dyldInfoCommands.contains(command):
-        hasDyldInfo = true
+        guard size >= 48 else { throw BinaryScanError(.malformed, offset: at, "dyld info command at \(hex(at)) is too small") }
+        dyldInfo = (0..<10).map { UInt64(bytes.u32(at + 8 + 4 * $0)!) }
       default:
         break
       }
@@ -221,19 +227,48 @@ enum MachOLoader {
         }
       }
     }
-    fixups.sort { $0.slot < $1.slot }
-    if kind != .relocatable && hasChainedFixups {
-      warnings.append(BinaryScanWarning(
-        offset: nil,
-        message: "chained fixups are not decoded: pointers are read as raw words, so global literals and some descriptors may be missed"))
-    } else if kind != .relocatable && hasDyldInfo {
-      warnings.append(BinaryScanWarning(
-        offset: nil, message: "dyld bind opcodes are not decoded: global literals (bound to _NSConcreteGlobalBlock) are not detected"))
+    let hasSymbols = !symbols.isEmpty
+    var rawWordsAreAddresses = kind != .relocatable
+    if kind != .relocatable && (chainedFixups != nil || !dyldInfo.isEmpty) {
+      var decoder = MachOFixupDecoder(bytes: bytes, segments: segments, symbols: symbols)
+      if let chained = chainedFixups {
+        decoder.decodeChainedFixups(dataOffset: chained.offset, dataSize: chained.size)
+        // Words in chained segments are encoded chain entries, not addresses.
+        rawWordsAreAddresses = false
+      }
+      if dyldInfo.count == 10 {
+        decoder.decodeRebases(offset: dyldInfo[0], size: dyldInfo[1])
+        decoder.decodeBinds(offset: dyldInfo[2], size: dyldInfo[3], lazy: false)
+        decoder.decodeBinds(offset: dyldInfo[4], size: dyldInfo[5], lazy: false)
+        decoder.decodeBinds(offset: dyldInfo[6], size: dyldInfo[7], lazy: true)
+      }
+      symbols = decoder.symbols
+      fixups.append(contentsOf: decoder.fixups)
+      warnings.append(contentsOf: decoder.warnings)
     }
+    // One fixup per slot: a bind wins over a rebase of the same slot. Classic images rebase and
+    // lazily bind the same `__la_symbol_ptr` slots, and weak binds override binds, so duplicates
+    // are normal there; in chained fixups a slot visited twice means damaged starts (warned).
+    fixups.sort { $0.slot < $1.slot }
+    var unique: [PointerFixup] = []
+    unique.reserveCapacity(fixups.count)
+    var duplicateCount = 0
+    for fixup in fixups {
+      if let last = unique.last, last.slot == fixup.slot {
+        duplicateCount += 1
+        if case .symbol = fixup.value { unique[unique.count - 1] = fixup }
+        continue
+      }
+      unique.append(fixup)
+    }
+    if duplicateCount > 0, chainedFixups != nil, kind != .relocatable {
+      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (chains overlap); a bind is kept over a rebase, else the first fixup"))
+    }
+    fixups = unique
     return BinaryImage(
       bytes: bytes, format: .machO64, architecture: architecture, kind: kind,
-      hasSymbols: !symbols.isEmpty, pointerSize: 8,
-      rawWordsAreAddresses: kind != .relocatable, hasFinalAddresses: kind != .relocatable,
+      hasSymbols: hasSymbols, pointerSize: 8,
+      rawWordsAreAddresses: rawWordsAreAddresses, hasFinalAddresses: kind != .relocatable,
       symbolPrefix: "_", sections: sections, symbols: symbols, fixups: fixups, warnings: warnings)
   }
 }
