@@ -21,20 +21,21 @@ import Testing
     let output = try Self.decode(["i20@?0i8r*12"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
-    #expect(output.stdout == """
-      i20@?0i8r*12
-        kind: block
-        target: x86_64-linux
-        declaration: int (^)(int, const char *)
-        swift: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32
-        frame length: 20
-                    encoding  C type        size  align  offset
-        return      i         int              4      4
-        block       @?        void (^)()       8      8       0
-        argument 1  i         int              4      4       8
-        argument 2  r*        const char *     8      8      12
+    #expect(
+      output.stdout == """
+        i20@?0i8r*12
+          kind: block
+          target: x86_64-linux
+          declaration: int (^)(int, const char *)
+          swift: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32
+          frame length: 20
+                      encoding  C type        size  align  offset
+          return      i         int              4      4
+          block       @?        void (^)()       8      8       0
+          argument 1  i         int              4      4       8
+          argument 2  r*        const char *     8      8      12
 
-      """)
+        """)
   }
 
   @Test func jsonOutputHasTheDocumentedShape() throws {
@@ -76,15 +77,16 @@ import Testing
     let output = try Self.decode(["{S=i", "ix"])
     #expect(output.status == 65)
     #expect(output.stdout == "")
-    #expect(output.stderr == """
-      <argument 1>:0: error: unterminated structure
-      {S=i
-      ^~~~
-      <argument 2>:1: error: unexpected byte 'x'
-      ix
-       ^
+    #expect(
+      output.stderr == """
+        <argument 1>:0: error: unterminated structure
+        {S=i
+        ^~~~
+        <argument 2>:1: error: unexpected byte 'x'
+        ix
+         ^
 
-      """)
+        """)
   }
 
   @Test func readsStandardInputOneSignaturePerLine() throws {
@@ -94,7 +96,8 @@ import Testing
     // Two documents, one per valid line.
     #expect(output.stdout.components(separatedBy: "\"serializationVersion\" : 1").count == 3)
     #expect(output.stdout.contains("\"kind\" : \"method\""))
-    #expect(output.stdout.contains("argument 1 has no encoding (a vector, member pointer or _BitInt); its slot is 16 bytes"))
+    #expect(
+      output.stdout.contains("argument 1 has no encoding (a vector, member pointer or _BitInt); its slot is 16 bytes"))
   }
 
   @Test func unknownTargetIsAUsageError() throws {

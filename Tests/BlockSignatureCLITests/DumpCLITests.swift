@@ -37,9 +37,11 @@ import Testing
     #expect(run.stderr == "")
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-    #expect(Set(document.keys) == [
-      "schema", "serializationVersion", "file", "format", "arch", "kind", "has_symbols", "summary", "blocks", "warnings",
-    ])
+    #expect(
+      Set(document.keys) == [
+        "schema", "serializationVersion", "file", "format", "arch", "kind", "has_symbols", "summary", "blocks",
+        "warnings",
+      ])
     #expect(document["schema"] as? String == "blocksig-dump/1")
     #expect(document["serializationVersion"] as? Int == 1)
     #expect(document["file"] as? String == object.path)
@@ -48,13 +50,19 @@ import Testing
     #expect(document["kind"] as? String == "relocatable")
     #expect(document["has_symbols"] as? Bool == true)
     let summary = try #require(document["summary"] as? [String: Int])
-    #expect(summary == ["descriptors": truth.count, "global_literals": 1, "distinct_signatures": Set(truth.compactMap(\.signature)).count])
+    #expect(
+      summary == [
+        "descriptors": truth.count, "global_literals": 1,
+        "distinct_signatures": Set(truth.compactMap(\.signature)).count,
+      ])
     let blocks = try #require(document["blocks"] as? [[String: Any]])
     #expect(blocks.count == truth.count)
     for block in blocks {
-      #expect(Set(block.keys) == [
-        "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals", "evidence",
-      ])
+      #expect(
+        Set(block.keys) == [
+          "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals",
+          "evidence",
+        ])
       let descriptor = try #require(block["descriptor"] as? [String: Any])
       #expect(Set(descriptor.keys) == ["vaddr", "section", "section_offset", "file_offset", "symbol"])
       #expect(descriptor["vaddr"] is NSNull)  // no final addresses in a .o file
@@ -82,7 +90,10 @@ import Testing
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.first == "\(object.path): ELF64 x86_64 relocatable")
     #expect(lines.count == truth.count + 2)
-    #expect(lines.last == "  \(truth.count) descriptors, 1 global literals, \(Set(truth.compactMap(\.signature)).count) distinct signatures")
+    #expect(
+      lines.last
+        == "  \(truth.count) descriptors, 1 global literals, \(Set(truth.compactMap(\.signature)).count) distinct signatures"
+    )
     let offsets = lines.dropFirst().dropLast().map { line in
       UInt64(line.split(separator: " ")[0].split(separator: "+")[1].dropFirst(2), radix: 16)!
     }

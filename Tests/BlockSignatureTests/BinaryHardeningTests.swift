@@ -183,8 +183,12 @@ import Testing
         var elf = original
         elf.write(elf.header(index) + patch.field, 8, patch.value)
         let outcome = Self.scan(elf.bytes)
-        let report = try #require(outcome.report, "\(original.name(index)) patch \(patch): \(outcome.error.map(String.init(describing:)) ?? "")")
-        #expect(report.warnings.contains { $0.message.contains(original.name(index)) }, "\(original.name(index)): \(report.warnings)")
+        let report = try #require(
+          outcome.report, "\(original.name(index)) patch \(patch): \(outcome.error.map(String.init(describing:)) ?? "")"
+        )
+        #expect(
+          report.warnings.contains { $0.message.contains(original.name(index)) },
+          "\(original.name(index)): \(report.warnings)")
       }
     }
   }
@@ -201,7 +205,9 @@ import Testing
   @Test func programAndSectionHeaderTablesOutsideTheFile() throws {
     let original = ELF(bytes: try Self.sharedLibrary())
     // Program headers: past the end, overflowing offset + count × size, a tiny entry size.
-    for (field, size, value) in [(0x20, 8, UInt64.max - 8), (0x20, 8, UInt64(original.bytes.count)), (0x38, 2, 0xffff), (0x36, 2, 1)] {
+    for (field, size, value) in [
+      (0x20, 8, UInt64.max - 8), (0x20, 8, UInt64(original.bytes.count)), (0x38, 2, 0xffff), (0x36, 2, 1),
+    ] {
       var elf = original
       elf.write(field, size, value)
       let report = try #require(Self.scan(elf.bytes).report)
@@ -243,7 +249,10 @@ import Testing
       // Names come from the wrong table (the cycle) or none; what the symbols point at is lost,
       // and relocations through them are dropped with a warning rather than misread.
       if link != UInt64(symtab) {
-        #expect(report.warnings.contains { $0.message.hasPrefix("symbol table .symtab links to string table section \(link)") }, "\(report.warnings)")
+        #expect(
+          report.warnings.contains {
+            $0.message.hasPrefix("symbol table .symtab links to string table section \(link)")
+          }, "\(report.warnings)")
         #expect(report.warnings.contains { $0.message.contains("which is not a readable symbol table") })
       }
       #expect(report.blocks.allSatisfy { block in baseline.contains(block.signature) })
@@ -256,13 +265,23 @@ import Testing
       names.write(at + 6, 2, 0xfeff)
     }
     let report = try #require(Self.scan(names.bytes).report)
-    #expect(report.warnings.contains { $0.message.contains("symbols in .symtab have a name offset past the end of their string table (first: symbol 1)") }, "\(report.warnings)")
-    #expect(report.warnings.contains { $0.message.contains("symbols in .symtab refer to a section past the section header table (first: symbol 1)") })
+    #expect(
+      report.warnings.contains {
+        $0.message.contains(
+          "symbols in .symtab have a name offset past the end of their string table (first: symbol 1)")
+      }, "\(report.warnings)")
+    #expect(
+      report.warnings.contains {
+        $0.message.contains("symbols in .symtab refer to a section past the section header table (first: symbol 1)")
+      })
     // e_shstrndx out of range: no names, and a warning that says why.
     var strings = original
     strings.write(0x3E, 2, 0xfff0)
     let unnamed = try #require(Self.scan(strings.bytes).report)
-    #expect(unnamed.warnings.contains { $0.message.hasPrefix("section name table index 65520 is past the section header table") })
+    #expect(
+      unnamed.warnings.contains {
+        $0.message.hasPrefix("section name table index 65520 is past the section header table")
+      })
   }
 
   @Test func relocationsBeyondTheFileOrTheSymbolTable() throws {
@@ -284,7 +303,9 @@ import Testing
       let symbolReport = try #require(Self.scan(symbols.bytes).report)
       // Only pointer relocations (in data) are read; code relocations are skipped unread.
       if original.name(index).hasPrefix(".rela.data") {
-        #expect(symbolReport.warnings.contains { $0.message.contains("past end of symbol table") }, "\(original.name(index)): \(symbolReport.warnings)")
+        #expect(
+          symbolReport.warnings.contains { $0.message.contains("past end of symbol table") },
+          "\(original.name(index)): \(symbolReport.warnings)")
       }
     }
   }
@@ -321,8 +342,10 @@ import Testing
     for block in baseline.blocks {
       let descriptor = try #require(block.descriptor.fileOffset).asInt
       let signatureSlot = descriptor + (block.copyHelper != nil ? 32 : 16)
-      for (slot, value) in [(descriptor + 8, UInt64.max), (descriptor + 8, 1 << 40), (descriptor + 8, 3),
-                            (signatureSlot, UInt64.max - 15), (signatureSlot, 0x10), (signatureSlot, 0)] {
+      for (slot, value) in [
+        (descriptor + 8, UInt64.max), (descriptor + 8, 1 << 40), (descriptor + 8, 3),
+        (signatureSlot, UInt64.max - 15), (signatureSlot, 0x10), (signatureSlot, 0),
+      ] {
         var elf = ELF(bytes: original)
         elf.write(slot, 8, value)
         let report = try #require(Self.scan(elf.bytes).report)
@@ -335,7 +358,8 @@ import Testing
         if slot == signatureSlot {
           #expect(damaged?.signature == nil)
         } else {
-          #expect(damaged == nil || damaged?.size == value, "size \(value) kept as \(String(describing: damaged?.size))")
+          #expect(
+            damaged == nil || damaged?.size == value, "size \(value) kept as \(String(describing: damaged?.size))")
         }
       }
     }
@@ -369,7 +393,8 @@ extension UInt64 {
     defer { close(descriptor) }
     try #require(ftruncate(descriptor, off_t(size)) == 0)
     try #require(elf.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == elf.bytes.count)
-    try #require(table.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(tableOffset)) } == table.count)
+    try #require(
+      table.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(tableOffset)) } == table.count)
     // Sparse: almost nothing is allocated on disk.
     var status = stat()
     try #require(fstat(descriptor, &status) == 0)

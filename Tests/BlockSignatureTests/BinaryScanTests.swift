@@ -81,12 +81,17 @@ struct BuildCase: CustomStringConvertible, Sendable {
         linkFlags: nil, objectiveC: true),
     ]
     // Every case again, stripped.
-    return base + base.map { var copy = $0; copy.name += "-stripped"; copy.strip = true; return copy }
+    return base
+      + base.map {
+        var copy = $0; copy.name += "-stripped"; copy.strip = true; return copy
+      }
   }()
 }
 
 /// Builds `source` as `build` says in a fresh directory; returns the binary and clang's IR truth.
-func buildBinary(_ build: BuildCase, source: String) throws -> (binary: URL, truth: [TruthDescriptor], literalCount: Int, directory: URL) {
+func buildBinary(_ build: BuildCase, source: String) throws -> (
+  binary: URL, truth: [TruthDescriptor], literalCount: Int, directory: URL
+) {
   let clang = try #require(Toolchain.find("clang"), "clang not found on PATH")
   let directory = try Toolchain.temporaryDirectory(build.name)
   let sourceURL = directory.appendingPathComponent(build.objectiveC ? "blocks.m" : "blocks.c")
@@ -104,7 +109,8 @@ func buildBinary(_ build: BuildCase, source: String) throws -> (binary: URL, tru
     let strip = try #require(Toolchain.find(anyOf: ["llvm-strip", "strip"]), "no strip tool on PATH")
     let stripped = directory.appendingPathComponent("blocks.stripped")
     // Objects keep the symbols relocations need; everything else loses its symbol table.
-    try Toolchain.check(strip, (build.linkFlags == nil ? ["--strip-debug"] : ["--strip-all"]) + ["-o", stripped.path, binary.path])
+    try Toolchain.check(
+      strip, (build.linkFlags == nil ? ["--strip-debug"] : ["--strip-all"]) + ["-o", stripped.path, binary.path])
     binary = stripped
   }
   let literals = ir.split(separator: "\n").filter { $0.hasPrefix("@__block_literal_global") }.count
@@ -130,8 +136,14 @@ struct Found: Hashable, CustomStringConvertible {
     let found = report.blocks.map { Found(size: $0.size, signature: $0.signature) }
     let truth = built.truth.map { Found(size: $0.size, signature: $0.signature) }
     let score = precisionRecall(found: found, truth: truth)
-    #expect(score.precision == 1.0, "found \(found.sorted { $0.description < $1.description }), truth \(truth.sorted { $0.description < $1.description })")
-    #expect(score.recall == 1.0, "found \(found.sorted { $0.description < $1.description }), truth \(truth.sorted { $0.description < $1.description })")
+    #expect(
+      score.precision == 1.0,
+      "found \(found.sorted { $0.description < $1.description }), truth \(truth.sorted { $0.description < $1.description })"
+    )
+    #expect(
+      score.recall == 1.0,
+      "found \(found.sorted { $0.description < $1.description }), truth \(truth.sorted { $0.description < $1.description })"
+    )
     #expect(report.globalLiteralCount == built.literalCount)
     #expect(report.blocks.filter { $0.kind == .global }.count <= built.literalCount)
     // Every signature parses: the structural validator accepts it.
@@ -139,7 +151,9 @@ struct Found: Hashable, CustomStringConvertible {
     // With symbols, each descriptor carries clang's name for it.
     if report.hasSymbols {
       let prefix = report.format == .machO64 ? "_" : ""
-      let names = report.blocks.compactMap(\.descriptor.symbol).map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+      let names = report.blocks.compactMap(\.descriptor.symbol).map {
+        $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0
+      }
       #expect(Set(names) == Set(built.truth.map(\.name)))
       #expect(report.blocks.allSatisfy { $0.evidence.contains(.symbol) })
     }
@@ -208,7 +222,8 @@ struct Found: Hashable, CustomStringConvertible {
     let archive = first.directory.appendingPathComponent("libblocks.a")
     try Toolchain.check(ar, ["rcs", archive.path, first.binary.path, renamed.path])
     let reports = try BinaryScanner.scan(fileAt: archive.path)
-    #expect(reports.map(\.file) == ["\(archive.path)(blocks.o)", "\(archive.path)(a-rather-long-member-name-for-gnu-ar.o)"])
+    #expect(
+      reports.map(\.file) == ["\(archive.path)(blocks.o)", "\(archive.path)(a-rather-long-member-name-for-gnu-ar.o)"])
     #expect(reports.map(\.blocks.count) == [first.truth.count, second.truth.count])
   }
 
@@ -218,9 +233,9 @@ struct Found: Hashable, CustomStringConvertible {
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = directory.appendingPathComponent("blocks.swift")
     try """
-      public func make(_ k: Int) -> @convention(block) (Int32, Double) -> Int32 { { a, _ in a + Int32(k) } }
-      public func make2(_ k: Int) -> @convention(block) () -> Void { { _ = k } }
-      """.write(to: source, atomically: true, encoding: .utf8)
+    public func make(_ k: Int) -> @convention(block) (Int32, Double) -> Int32 { { a, _ in a + Int32(k) } }
+    public func make2(_ k: Int) -> @convention(block) () -> Void { { _ = k } }
+    """.write(to: source, atomically: true, encoding: .utf8)
     let ir = try Toolchain.check(swiftc, ["-parse-as-library", "-emit-ir", source.path]).stdout
     let library = directory.appendingPathComponent("libblocks.so")
     try Toolchain.check(swiftc, ["-parse-as-library", "-emit-library", source.path, "-o", library.path])

@@ -186,8 +186,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(report.level == row.level)
     for diagnostic in report.diagnostics {
       #expect(diagnostic.id.domain == "BlockSignature")
-      if diagnostic.severity == .error, diagnostic.location.position != .signature || row.level != .blocksKit
-      {
+      if diagnostic.severity == .error, diagnostic.location.position != .signature || row.level != .blocksKit {
         // Errors carry the encoding that would match, except where nothing would.
         if diagnostic.id.id != "aspectsFirstArgumentNotObject"
           && diagnostic.id.id != "aspectsTooManyArguments"

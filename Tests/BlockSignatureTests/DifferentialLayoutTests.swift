@@ -31,7 +31,8 @@ import Testing
   @Test(arguments: targets.map(\.triple))
   func randomBlocksMatchClang(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
-    print("DifferentialLayoutTests seed \(Self.seed) count \(Self.count) target \(triple) (BLOCKSIG_DIFF_SEED to replay)")
+    print(
+      "DifferentialLayoutTests seed \(Self.seed) count \(Self.count) target \(triple) (BLOCKSIG_DIFF_SEED to replay)")
     var generator = CTypeGenerator(seed: Self.seed, model: model)
     let program = generator.program(blocks: Self.count)
     let folder = try Toolchain.temporaryDirectory("blocksig-diff")
@@ -58,13 +59,16 @@ import Testing
       #expect(resynthesized.description == text, "synthesis \(context)")
       #expect(signature.compatibleDataModels().contains(model), "\(text) \(context)")
 
-      let typed = [(block.returnType, signature.returnType)]
+      let typed =
+        [(block.returnType, signature.returnType)]
         + zip(block.parameters, signature.arguments.dropFirst().map(\.type)).map { ($0, $1) }
       for (ctype, encoding) in typed {
         let typeLayout = try encoding.layout(for: model)
         let size = try #require(ir.constants["sz_\(ctype.id)"])
         let alignment = try #require(ir.constants["al_\(ctype.id)"])
-        #expect(typeLayout.size == size, "size of \(ctype.spelling) = \(encoding): \(typeLayout.size) vs clang \(size) \(context)")
+        #expect(
+          typeLayout.size == size,
+          "size of \(ctype.spelling) = \(encoding): \(typeLayout.size) vs clang \(size) \(context)")
         #expect(typeLayout.alignment == alignment, "alignment of \(ctype.spelling) = \(encoding) \(context)")
         #expect(typeLayout.caveats.subtracting(.bitfieldUnitAssumed).isEmpty, "\(encoding) \(typeLayout.caveats)")
         #expect(typeLayout.caveats.contains(.bitfieldUnitAssumed) == ctype.hasBitfields, "\(encoding)")
@@ -149,7 +153,8 @@ struct CTypeGenerator {
       while returnType.isArray { returnType = type(depth: 0) }
       let parameters = (0..<Int.random(in: 0...4, using: &rng)).map { _ in type(depth: 0) }
       let list = parameters.enumerated().map { "\($1.id) a\($0)" }.joined(separator: ", ")
-      literals += "void *b\(index) = ^ \(returnType.id) (\(list.isEmpty ? "void" : list)) { static \(returnType.id) r; return r; };\n"
+      literals +=
+        "void *b\(index) = ^ \(returnType.id) (\(list.isEmpty ? "void" : list)) { static \(returnType.id) r; return r; };\n"
       blocks.append(GeneratedBlock(index: index, returnType: returnType, parameters: parameters))
     }
     return (prelude + constants + literals, blocks)
@@ -215,7 +220,8 @@ struct CTypeGenerator {
         }
         fieldIndex += 1
       }
-      prelude += named
+      prelude +=
+        named
         ? "\(keyword) S_\(number) { \(body)};\ntypedef \(keyword) S_\(number) \(id);\n"
         : "typedef \(keyword) { \(body)} \(id);\n"
       result.spelling = "\(keyword) { \(body)}"
@@ -249,7 +255,10 @@ struct GeneratedIR {
       let descriptorLine = lines[descriptor],
       let strRange = descriptorLine.range(of: "ptr @.str")
     else { return nil }
-    let name = String(descriptorLine[descriptorLine.index(strRange.lowerBound, offsetBy: 5)...].prefix { $0 != "," && $0 != " " && $0 != "}" })
+    let name = String(
+      descriptorLine[descriptorLine.index(strRange.lowerBound, offsetBy: 5)...].prefix {
+        $0 != "," && $0 != " " && $0 != "}"
+      })
     guard let stringLine = lines[name], let open = stringLine.range(of: "c\""),
       let close = stringLine.range(of: "\\00\"", range: open.upperBound..<stringLine.endIndex)
     else { return nil }
@@ -257,7 +266,9 @@ struct GeneratedIR {
   }
 
   static func lastSymbol(in line: String) -> String? {
-    guard let at = line.range(of: "ptr @", options: .backwards, range: line.index(after: line.startIndex)..<line.endIndex) else {
+    guard
+      let at = line.range(of: "ptr @", options: .backwards, range: line.index(after: line.startIndex)..<line.endIndex)
+    else {
       return nil
     }
     return String(line[at.upperBound...].prefix { $0 != "," && $0 != " " && $0 != "}" })

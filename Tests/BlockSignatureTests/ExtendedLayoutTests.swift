@@ -29,9 +29,10 @@ import Testing
     #expect(try ExtendedLayout(decoding: [0x00]).instructions.isEmpty)
   }
 
-  @Test(arguments: zip(
-    [[0x70, 0x00], [0x30, 0x05, 0x00], [0x30, 0x31], [UInt8](), [0x3f, 0xf0, 0x00]] as [[UInt8]],
-    [0, 1, 2, 0, 1]))
+  @Test(
+    arguments: zip(
+      [[0x70, 0x00], [0x30, 0x05, 0x00], [0x30, 0x31], [UInt8](), [0x3f, 0xf0, 0x00]] as [[UInt8]],
+      [0, 1, 2, 0, 1]))
   func malformedBytes(_ bytes: [UInt8], offset: Int) {
     do {
       _ = try ExtendedLayout(decoding: bytes)

@@ -2,6 +2,7 @@ import BlockFixtures
 import BlockSignature
 import Foundation
 import TestSupport
+import Testing
 
 /// One fixture with Swift-friendly fields.
 struct Fixture: CustomTestStringConvertible, Sendable {
@@ -39,9 +40,10 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     var result: Result<R, any Error>?
     withoutActuallyEscaping({ (block: UnsafeRawPointer) in result = Result { try body(block) } }) { escapable in
       let box = VisitBox(escapable)
-      visit({ block, context in
-        Unmanaged<VisitBox>.fromOpaque(context!).takeUnretainedValue().body(block)
-      }, Unmanaged.passUnretained(box).toOpaque())
+      visit(
+        { block, context in
+          Unmanaged<VisitBox>.fromOpaque(context!).takeUnretainedValue().body(block)
+        }, Unmanaged.passUnretained(box).toOpaque())
     }
     return try #require(result).get()
   }
@@ -64,8 +66,6 @@ extension Fixture {
     return try #require(make())
   }
 }
-
-import Testing
 
 /// What clang emitted for Fixtures/BlockFixtures.c, compiled again at test time with the
 /// same flags as the package.

@@ -51,7 +51,9 @@ import Testing
     #expect(swift.utf8.count < 10_000)
     #expect(swift.hasPrefix("UnsafeMutablePointer</* [16 x /* [16 x "))
     // Small tuples are still spelled out, as the importer does.
-    #expect(try TypeEncoding(parsing: "^[2[3i]]").swiftType() == "UnsafeMutablePointer<((Int32, Int32, Int32), (Int32, Int32, Int32))>?")
+    #expect(
+      try TypeEncoding(parsing: "^[2[3i]]").swiftType()
+        == "UnsafeMutablePointer<((Int32, Int32, Int32), (Int32, Int32, Int32))>?")
     #expect(try TypeEncoding(parsing: "jf").swiftType() == "(Float, Float) /* _Complex */")
     #expect(Self.runSignatureHarness(Array(("v@?" + nested).utf8)) < 1_000_000)
   }
@@ -72,7 +74,9 @@ import Testing
     member[16] = 1  // ET_REL
     member[18] = 0x3e  // EM_X86_64
     member[20] = 1  // EV_CURRENT
-    for (index, byte) in [0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff].enumerated() { member[0x28 + index] = UInt8(byte) }
+    for (index, byte) in [0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff].enumerated() {
+      member[0x28 + index] = UInt8(byte)
+    }
     member[0x34] = 64  // e_ehsize
     member[0x3a] = 64  // e_shentsize
     member[0x3c] = 1  // e_shnum
@@ -88,10 +92,12 @@ import Testing
     }
     #expect(error.kind == .malformed)
     #expect(error.offset == nil)
-    #expect(error.message.hasPrefix("archive member d.o at 0x44: section header table at 0xfffffffffffffff0 "), "\(error.message)")
+    #expect(
+      error.message.hasPrefix("archive member d.o at 0x44: section header table at 0xfffffffffffffff0 "),
+      "\(error.message)")
     // A member error whose offset fits is still moved to the archive's coordinates.
     var small = Self.archiveMemberOffsetOverflow
-    small[68 + 0x28 ..< 68 + 0x30] = [0x00, 0x10, 0, 0, 0, 0, 0, 0][...]
+    small[68 + 0x28..<68 + 0x30] = [0x00, 0x10, 0, 0, 0, 0, 0, 0][...]
     guard case .failure(let rebased) = Self.runScannerHarness(small) else {
       Issue.record("scanned without error")
       return
@@ -106,7 +112,8 @@ import Testing
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("FuzzTesting/FailCases")
     var replayed = 0
-    for target in ["FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility"] {
+    for target in ["FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility"]
+    {
       let directory = failCases.appendingPathComponent(target)
       let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
       for file in files where !file.hasPrefix(".") {
@@ -121,7 +128,9 @@ import Testing
         case "FuzzCompatibility":
           let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).map(Array.init)
           let candidate = parts[0].withUnsafeBufferPointer { try? SignatureEncoding(parsingBytes: $0) }
-          let expected = (parts.count > 1 ? parts[1] : parts[0]).withUnsafeBufferPointer { try? SignatureEncoding(parsingBytes: $0) }
+          let expected = (parts.count > 1 ? parts[1] : parts[0]).withUnsafeBufferPointer {
+            try? SignatureEncoding(parsingBytes: $0)
+          }
           if let candidate, let expected {
             for level in CompatibilityLevel.allCases {
               _ = CompatibilityChecker(level: level).check(candidate, against: expected)

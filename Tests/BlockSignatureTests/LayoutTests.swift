@@ -32,7 +32,10 @@ import Testing
       .layout(for: .x86_64SysV)
     let hidden = layout.notes.filter { $0.kind == .hiddenLayout }
     #expect(hidden.map(\.argument) == [2, 3])
-    #expect(hidden.first?.message == "argument 2 occupies 5 bytes but {Pk=ci} gives 8; the encoding hides packing, over-alignment or unencodable fields")
+    #expect(
+      hidden.first?.message
+        == "argument 2 occupies 5 bytes but {Pk=ci} gives 8; the encoding hides packing, over-alignment or unencodable fields"
+    )
     #expect(layout.arguments[1].layout.caveats == .bitfieldUnitAssumed)
     #expect(layout.arguments[2].layout.size == 5)
     #expect(layout.arguments[2].layout.caveats == .layoutHidden)
@@ -55,8 +58,14 @@ import Testing
   }
 
   @Test func dataModelInference() throws {
-    #expect(try SignatureEncoding(parsing: "{?=cDb3}41@?0{?=cDb3}4@?24[3l]28c32l36Ac40").compatibleDataModels() == [.i386Linux])
-    #expect(try SignatureEncoding(parsing: "{?=cDb3}61@?0{?=cDb3}8@?<i@?i>32[3q]40c48q52Ac60").compatibleDataModels() == [.arm64Apple, .windowsX64])
+    #expect(
+      try SignatureEncoding(parsing: "{?=cDb3}41@?0{?=cDb3}4@?24[3l]28c32l36Ac40").compatibleDataModels() == [
+        .i386Linux
+      ])
+    #expect(
+      try SignatureEncoding(parsing: "{?=cDb3}61@?0{?=cDb3}8@?<i@?i>32[3q]40c48q52Ac60").compatibleDataModels() == [
+        .arm64Apple, .windowsX64,
+      ])
     #expect(try SignatureEncoding(parsing: "i@?i").compatibleDataModels().isEmpty)
   }
 
@@ -89,24 +98,38 @@ import Testing
     let layout = try signature.layout(for: .x86_64SysV)
     #expect(layout.offsetsMatch, "\(text): \(layout.notes)")
     let hidden = layout.notes.contains { $0.kind == .hiddenLayout || $0.kind == .sizeFromOffsets }
-    #expect(try signature.strippingOffsets().synthesizingOffsets(for: .x86_64SysV).description == text || hidden, "\(text)")
+    #expect(
+      try signature.strippingOffsets().synthesizingOffsets(for: .x86_64SysV).description == text || hidden, "\(text)")
     #expect(try signature.synthesizingOffsets(for: .x86_64SysV).description == text, "\(text)")
 
-    var pairs = [(layout.returnLayout, Int(fixture.raw.returnSize), Int(fixture.raw.returnAlignment), signature.returnType, nil as Int?)]
+    var pairs = [
+      (
+        layout.returnLayout, Int(fixture.raw.returnSize), Int(fixture.raw.returnAlignment), signature.returnType,
+        nil as Int?
+      )
+    ]
     for (index, argument) in layout.arguments.dropFirst().enumerated() {
-      pairs.append((argument.layout, fixture.parameterSizes[index], fixture.parameterAlignments[index],
-                    signature.arguments[index + 1].type, index + 1))
+      pairs.append(
+        (
+          argument.layout, fixture.parameterSizes[index], fixture.parameterAlignments[index],
+          signature.arguments[index + 1].type, index + 1
+        ))
     }
     for (typeLayout, size, alignment, encoding, argument) in pairs {
       if case .primitive(.void) = encoding { continue }
-      let flagged = !typeLayout.isExact
-        || layout.notes.contains { $0.argument == argument && ($0.kind == .hiddenLayout || $0.kind == .sizeFromOffsets) }
+      let flagged =
+        !typeLayout.isExact
+        || layout.notes.contains {
+          $0.argument == argument && ($0.kind == .hiddenLayout || $0.kind == .sizeFromOffsets)
+        }
       if typeLayout.size == size && typeLayout.alignment == alignment { continue }
       // Known limit: a packed enum is encoded `i` with an int-sized slot, exactly like `int`;
       // nothing in the signature reveals its 1-byte size.
       if fixture.name == "enum_packed", encoding == .primitive(.int) { continue }
       // A difference is allowed only where the result says the encoding cannot decide.
-      #expect(flagged, "\(fixture.name) \(encoding): \(typeLayout.size)/\(typeLayout.alignment) vs sizeof \(size)/\(alignment)")
+      #expect(
+        flagged,
+        "\(fixture.name) \(encoding): \(typeLayout.size)/\(typeLayout.alignment) vs sizeof \(size)/\(alignment)")
     }
   }
 }

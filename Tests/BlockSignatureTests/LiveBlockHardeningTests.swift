@@ -139,7 +139,9 @@ import Testing
     #expect(error.address == UInt(bitPattern: pages.guardPage))
     // A layout string with a reserved opcode: malformed, with the address of the bad byte.
     let layout = pages.readable + 512
-    for (index, byte) in [UInt8(0x30), 0x70, 0x00].enumerated() { (layout + index).storeBytes(of: byte, as: UInt8.self) }
+    for (index, byte) in [UInt8(0x30), 0x70, 0x00].enumerated() {
+      (layout + index).storeBytes(of: byte, as: UInt8.self)
+    }
     writeSignedBlock(
       pages, signature: signature, layout: UInt(bitPattern: layout), extraFlags: UInt32(CBA_BLOCK_HAS_EXTENDED_LAYOUT))
     let malformed = try #require(inspectionError(pages.readable))

@@ -23,7 +23,10 @@ import Testing
     ("i20@?0i8r*12", "@convention(block) (Int32, UnsafePointer<CChar>?) -> Int32"),
     ("i20@?0i8d12", "@convention(block) (Int32, Double) -> Int32"),
     ("B@?qQ", "@convention(block) (Int, UInt) -> Bool"),
-    ("v@?^v^^i^{S}r^{P=dic}", "@convention(block) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<Int32>?>?, OpaquePointer?, UnsafePointer<P>?) -> Void"),
+    (
+      "v@?^v^^i^{S}r^{P=dic}",
+      "@convention(block) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<Int32>?>?, OpaquePointer?, UnsafePointer<P>?) -> Void"
+    ),
     ("v@?@?<i@?i>", "@convention(block) ((@convention(block) (Int32) -> Int32)?) -> Void"),
     ("{P=dic}@?[4i]", "@convention(block) (UnsafeMutablePointer<Int32>?) -> P"),
   ]

@@ -57,7 +57,7 @@ import Testing
     let bigInfo = try BlockInfo(inspecting: Fixture.make("stret_big"))
     let twoInfo = try BlockInfo(inspecting: Fixture.make("no_stret_two_doubles"))
     #if arch(x86_64)
-    #expect(bigInfo.usesStructReturn)
+      #expect(bigInfo.usesStructReturn)
     #endif
     #expect(!twoInfo.usesStructReturn)
   }
@@ -260,7 +260,8 @@ import Testing
   }
 
   @Test func inlineLayoutStringIsAValueNotAPointer() throws {
-    let flags = Int32(bitPattern: UInt32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_INLINE_LAYOUT_STRING | CBA_BLOCK_IS_GLOBAL) | 0x8000_0000)
+    let flags = Int32(
+      bitPattern: UInt32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_INLINE_LAYOUT_STRING | CBA_BLOCK_IS_GLOBAL) | 0x8000_0000)
     try withSmallBlock(flags: flags, layout: 0x102) { block, _ in
       let info = try BlockInfo(inspecting: block)
       #expect(info.extendedLayout == ExtendedLayout(inlineValue: 0x102))

@@ -142,8 +142,12 @@ import Testing
     let seed = ProcessInfo.processInfo.environment["BLOCKSIG_FRAME_SEED"].flatMap(UInt64.init) ?? 20_261_123
     print("SignatureFrameTests.randomInputsAgree seed \(seed) (BLOCKSIG_FRAME_SEED to replay)")
     var rng = SeededRandom(seed: seed)
-    let alphabet = Array("0123456789012345678901234567890123456789+-@?:#*^[]{}()=\"<>bjArnNoORVcislqCISLQtTfdDBv %".utf8)
-    let pieces = ["@?", "@?0", "i8", "{S=ii}", "{S}", "[4c]", "[0s]", "b3", "b0i3", "^v", "r*", "@\"NSString\"", "D", " ", "(U=ci)", "88", "816"]
+    let alphabet = Array(
+      "0123456789012345678901234567890123456789+-@?:#*^[]{}()=\"<>bjArnNoORVcislqCISLQtTfdDBv %".utf8)
+    let pieces = [
+      "@?", "@?0", "i8", "{S=ii}", "{S}", "[4c]", "[0s]", "b3", "b0i3", "^v", "r*", "@\"NSString\"", "D", " ", "(U=ci)",
+      "88", "816",
+    ]
     var valid = 0
     for _ in 0..<20_000 {
       var bytes: [UInt8] = []

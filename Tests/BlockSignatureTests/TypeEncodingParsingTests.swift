@@ -24,17 +24,24 @@ import Testing
     let type = try TypeEncoding(parsing: "{S=\"a\"@\"b\"i}")
     // "b" names the next field: `a` is a bare object.
     #expect(
-      type == .structure(name: "S", fields: [.init(name: "a", type: .object(className: nil)), .init(name: "b", type: .primitive(.int))]))
+      type
+        == .structure(
+          name: "S",
+          fields: [.init(name: "a", type: .object(className: nil)), .init(name: "b", type: .primitive(.int))]))
     let classed = try TypeEncoding(parsing: "{S=\"a\"@\"NSString\"\"b\"i}")
     #expect(
-      classed == .structure(name: "S", fields: [.init(name: "a", type: .object(className: "NSString")), .init(name: "b", type: .primitive(.int))]))
+      classed
+        == .structure(
+          name: "S",
+          fields: [.init(name: "a", type: .object(className: "NSString")), .init(name: "b", type: .primitive(.int))]))
   }
 
   @Test func bitfieldForms() throws {
     #expect(try TypeEncoding(parsing: "b3") == .bitfield(.init(width: 3)))
     #expect(try TypeEncoding(parsing: "b12i3") == .bitfield(.init(bitOffset: 12, declaredType: .int, width: 3)))
     let next = try TypeEncoding(parsing: "{S=b3i}")
-    #expect(next == .structure(name: "S", fields: [.init(type: .bitfield(.init(width: 3))), .init(type: .primitive(.int))]))
+    #expect(
+      next == .structure(name: "S", fields: [.init(type: .bitfield(.init(width: 3))), .init(type: .primitive(.int))]))
   }
 
   @Test func nestedBlockSignature() throws {
@@ -88,7 +95,9 @@ import Testing
     }
     let error = EncodingError(kind: .unexpectedByte, offset: 4, input: "{S=i!}")
     #expect(error.description == "unexpected byte '!' at offset 4")
-    #expect(EncodingError(kind: .unterminatedStructure, offset: 0, input: "{").description == "unterminated structure at offset 0")
+    #expect(
+      EncodingError(kind: .unterminatedStructure, offset: 0, input: "{").description
+        == "unterminated structure at offset 0")
   }
 
   @Test func nestingDepthIsBounded() throws {
@@ -248,7 +257,12 @@ struct SeededRandom: RandomNumberGenerator {
     case 7: return .atomic(.primitive([.int, .char, .longLong][Int.random(in: 0..<3, using: &rng)]))
     case 8: return .object(className: Bool.random(using: &rng) ? nil : "NSString")
     case 9: return .block(signature: nil)
-    case 10: return .structure(name: "B", fields: [.init(type: .bitfield(.init(width: UInt64.random(in: 1...31, using: &rng)))), .init(type: .primitive(.char))])
+    case 10:
+      return .structure(
+        name: "B",
+        fields: [
+          .init(type: .bitfield(.init(width: UInt64.random(in: 1...31, using: &rng)))), .init(type: .primitive(.char)),
+        ])
     default: return .primitive(codes[Int.random(in: 0..<codes.count, using: &rng)])
     }
   }
@@ -286,7 +300,8 @@ struct SeededRandom: RandomNumberGenerator {
       #expect(offsets.first == 0)
       #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 })
       // Printed offsets parse back to the same signature.
-      #expect(try SignatureEncoding(parsing: synthesized.description).strippingOffsets() == signature.strippingOffsets())
+      #expect(
+        try SignatureEncoding(parsing: synthesized.description).strippingOffsets() == signature.strippingOffsets())
     }
   }
 
@@ -294,7 +309,9 @@ struct SeededRandom: RandomNumberGenerator {
     var rng = SeededRandom(seed: 42)
     let alphabet = Array("ciqsCISLQfdDBv*@#:?^[]{}()=\"b0123456789jArnNoORV<>+- ".utf8)
     for _ in 0..<20_000 {
-      let bytes = (0..<Int.random(in: 0..<24, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+      let bytes = (0..<Int.random(in: 0..<24, using: &rng)).map { _ in
+        alphabet[Int.random(in: 0..<alphabet.count, using: &rng)]
+      }
       let text = String(decoding: bytes, as: UTF8.self)
       if let signature = try? SignatureEncoding(parsing: text) {
         #expect(signature.description == text)

@@ -36,7 +36,8 @@ package struct ClangIR {
       } else if line.contains(" x i8] zeroinitializer") {
         strings[name] = []
       } else if line.contains(" global ptr @__block_literal_global") {
-        blockVariables[name] = Self.symbol(String(line[line.range(of: " global ptr ")!.upperBound...].prefix { $0 != "," }))
+        blockVariables[name] = Self.symbol(
+          String(line[line.range(of: " global ptr ")!.upperBound...].prefix { $0 != "," }))
       } else if name.contains("block_descriptor") {
         descriptorLines.append((name, String(line)))
       } else if name.hasPrefix("__block_literal_global") || line.contains("@_NSConcreteGlobalBlock, i32") {

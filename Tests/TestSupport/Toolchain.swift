@@ -1,5 +1,5 @@
-import Foundation
 import BlockSignature
+import Foundation
 
 /// Finds the tools of the Swift toolchain that runs the tests (clang, swift), and runs them.
 package enum Toolchain {
@@ -33,7 +33,8 @@ package enum Toolchain {
 
   /// The folder of the built products (`blocksig`, the test bundle): the one this test
   /// process runs from.
-  package static let productsDirectory: URL = Bundle.main.executableURL?.resolvingSymlinksInPath()
+  package static let productsDirectory: URL =
+    Bundle.main.executableURL?.resolvingSymlinksInPath()
     .deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
   /// The built `blocksig` executable.

@@ -21,7 +21,9 @@ let benchmarks: @Sendable () -> Void = {
 
   let blocks: [SignatureEncoding]
   do {
-    blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap { try? SignatureEncoding(parsing: $0.signature) }
+    blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap {
+      try? SignatureEncoding(parsing: $0.signature)
+    }
   } catch {
     FileHandle.standardError.write(Data("CompatibilityBenchmarks: cannot load the corpus: \(error)\n".utf8))
     return

@@ -52,9 +52,10 @@ public enum Corpus {
         }
         truth.append((size, alignment))
       }
-      entries.append(CorpusEntry(
-        id: String(columns[0]), kind: String(columns[1]), signature: String(columns[2]), truth: truth,
-        declaration: columns.count > 4 ? String(columns[4]) : ""))
+      entries.append(
+        CorpusEntry(
+          id: String(columns[0]), kind: String(columns[1]), signature: String(columns[2]), truth: truth,
+          declaration: columns.count > 4 ? String(columns[4]) : ""))
     }
     return entries
   }

@@ -40,12 +40,18 @@ func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
   }
   let ret = truth[0]
   if layout.returnLayout.size != ret.size || (ret.alignment != 0 && layout.returnLayout.alignment != ret.alignment) {
-    return (status(layout.returnLayout), "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)")
+    return (
+      status(layout.returnLayout),
+      "return \(signature.returnType) is \(layout.returnLayout.size):\(layout.returnLayout.alignment), clang \(ret.size):\(ret.alignment)"
+    )
   }
   for (index, argument) in layout.arguments.enumerated() {
     let expected = truth[index + 1]
     if argument.layout.size != expected.size || argument.layout.alignment != expected.alignment {
-      return (status(argument.layout), "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)")
+      return (
+        status(argument.layout),
+        "argument \(index) \(signature.arguments[index].type) is \(argument.layout.size):\(argument.layout.alignment), clang \(expected.size):\(expected.alignment)"
+      )
     }
   }
   if let written = signature.frameLength?.value, written != layout.frameLength {
@@ -56,7 +62,9 @@ func verdict(_ entry: CorpusEntry) -> (status: String, reason: String) {
 
 if CommandLine.arguments.contains("--clean-pairs") {
   do {
-    let blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap { try? SignatureEncoding(parsing: $0.signature) }
+    let blocks = try Corpus.load().filter { $0.kind == "block" }.compactMap {
+      try? SignatureEncoding(parsing: $0.signature)
+    }
     var output = ""
     for level in CompatibilityLevel.allCases {
       let checker = CompatibilityChecker(level: level, model: .x86_64SysV)
@@ -134,7 +142,8 @@ do {
   }
   if summaryOnly {
     let answered = entries.count - counts["ERROR", default: 0]
-    output = "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0]) "
+    output =
+      "total \(entries.count) answered \(answered) correct \(counts["OK", default: 0]) "
       + "estimate \(counts["ESTIMATE", default: 0]) wrong \(counts["WRONG", default: 0])\n"
   }
   FileHandle.standardOutput.write(Data(output.utf8))

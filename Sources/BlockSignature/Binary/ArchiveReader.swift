@@ -40,10 +40,12 @@ enum ArchiveReader {
           "archive member header at \(hex(offset)) goes past end of file (size \(hex(bytes.count)))")
       }
       guard bytes[offset + 58] == 0x60, bytes[offset + 59] == 0x0a else {
-        throw BinaryScanError(.malformed, offset: UInt64(offset + 58), "archive member header at \(hex(offset)) has a bad terminator")
+        throw BinaryScanError(
+          .malformed, offset: UInt64(offset + 58), "archive member header at \(hex(offset)) has a bad terminator")
       }
       guard let size = decimal(bytes, (offset + 48)..<(offset + 58)) else {
-        throw BinaryScanError(.malformed, offset: UInt64(offset + 48), "archive member header at \(hex(offset)) has a bad size field")
+        throw BinaryScanError(
+          .malformed, offset: UInt64(offset + 48), "archive member header at \(hex(offset)) has a bad size field")
       }
       let dataStart = offset + headerSize
       guard size <= bytes.count - dataStart else {
@@ -60,16 +62,20 @@ enum ArchiveReader {
         longNames = range
         name = ""
       } else if name.hasPrefix("#1/"), let length = Int(name.dropFirst(3)), length <= size {
-        name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + length)]), as: UTF8.self)
+        name = String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + length)]), as: UTF8.self)
         while name.last == "\0" { name.removeLast() }
         range = (dataStart + length)..<(dataStart + size)
       } else if name.hasPrefix("/"), let index = Int(name.dropFirst()), let table = longNames {
         guard index < table.count else {
-          throw BinaryScanError(.malformed, offset: UInt64(offset), "archive member at \(hex(offset)) names long-name offset \(index) past end of the name table")
+          throw BinaryScanError(
+            .malformed, offset: UInt64(offset),
+            "archive member at \(hex(offset)) names long-name offset \(index) past end of the name table")
         }
         var end = table.lowerBound + index
         while end < table.upperBound && bytes[end] != 0x0a && bytes[end] != 0 { end += 1 }
-        name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(table.lowerBound + index)..<end]), as: UTF8.self)
+        name = String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[(table.lowerBound + index)..<end]), as: UTF8.self)
         if name.hasSuffix("/") { name.removeLast() }
       } else if name.hasSuffix("/") {
         name.removeLast()

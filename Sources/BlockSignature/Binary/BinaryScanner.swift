@@ -332,7 +332,8 @@ private struct DescriptorScan {
     case .null: break
     // Apple's in-descriptor flags: a copy of the block flags, so BLOCK_HAS_SIGNATURE is set.
     case .data(let value) where value <= 0xffff_ffff && value & (1 << 30) != 0: break
-    case .address(let value) where image.rawWordsAreAddresses && image.fixup(at: address) == nil
+    case .address(let value)
+    where image.rawWordsAreAddresses && image.fixup(at: address) == nil
       && value <= 0xffff_ffff && value & (1 << 30) != 0:
       break
     default: return false
@@ -361,23 +362,29 @@ private struct DescriptorScan {
     guard let flags = image.u32(at: slot + flagsOffset),
       let descriptor = image.pointer(at: slot + descriptorOffset)
     else {
-      warnings.append(BinaryScanWarning(
-        offset: slot,
-        message: "global block literal at \(describe(slot)) runs past end of section \(section.name) (size \(hex(section.size)))"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: slot,
+          message:
+            "global block literal at \(describe(slot)) runs past end of section \(section.name) (size \(hex(section.size)))"
+        ))
       return
     }
     guard flags & (1 << 28) != 0 else {
-      warnings.append(BinaryScanWarning(
-        offset: slot,
-        message: "global block literal at \(describe(slot)) has flags \(hex(UInt64(flags))) without BLOCK_IS_GLOBAL"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: slot,
+          message: "global block literal at \(describe(slot)) has flags \(hex(UInt64(flags))) without BLOCK_IS_GLOBAL"))
       return
     }
     guard case .address(let descriptorAddress) = descriptor,
       image.sectionIndex(containing: descriptorAddress) != nil
     else {
-      warnings.append(BinaryScanWarning(
-        offset: slot,
-        message: "global block literal at \(describe(slot)) has a descriptor pointer that points outside every section"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: slot,
+          message:
+            "global block literal at \(describe(slot)) has a descriptor pointer that points outside every section"))
       return
     }
     var candidate = candidates[descriptorAddress, default: DescriptorCandidate()]
@@ -473,7 +480,8 @@ private struct DescriptorScan {
     _ address: UInt64, _ candidate: DescriptorCandidate, symbolsByAddress: [(address: UInt64, index: Int)]
   ) -> ScannedBlock? {
     guard let sectionIndex = image.sectionIndex(containing: address) else {
-      warnings.append(BinaryScanWarning(offset: address, message: "descriptor at \(describe(address)) is outside every section"))
+      warnings.append(
+        BinaryScanWarning(offset: address, message: "descriptor at \(describe(address)) is outside every section"))
       return nil
     }
     let section = image.sections[sectionIndex]
@@ -485,9 +493,12 @@ private struct DescriptorScan {
       } else if looksLikeDescriptor(address, hasCopyDispose: false) {
         shape = DescriptorShape(hasCopyDispose: false)
       } else {
-        warnings.append(BinaryScanWarning(
-          offset: address,
-          message: "symbol \(image.name(of: image.symbols[candidate.symbolIndex!])) at \(describe(address)) does not have the shape of a block descriptor"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: address,
+            message:
+              "symbol \(image.name(of: image.symbols[candidate.symbolIndex!])) at \(describe(address)) does not have the shape of a block descriptor"
+          ))
         return nil
       }
     }
@@ -496,9 +507,12 @@ private struct DescriptorScan {
     let partCount: UInt64 = 2 + (shapeValue.hasCopyDispose ? 2 : 0) + (shapeValue.hasSignature ? 1 : 0)
     let (end, overflow) = (address - section.address).addingReportingOverflow(partCount * p)
     if overflow || end > section.size {
-      warnings.append(BinaryScanWarning(
-        offset: address,
-        message: "descriptor at \(describe(address)) points past end of section \(section.name) (size \(hex(section.size)))"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: address,
+          message:
+            "descriptor at \(describe(address)) points past end of section \(section.name) (size \(hex(section.size)))")
+      )
       return nil
     }
     guard let size = image.rawWord(at: address + p) else { return nil }
@@ -518,33 +532,49 @@ private struct DescriptorScan {
         if let range = stringRange(at: target) {
           signature = image.bytes.string(range)
           if !SignatureDecoding.isBlockSignature(UnsafeRawBufferPointer(rebasing: image.bytes.base[range])) {
-            warnings.append(BinaryScanWarning(
-              offset: address,
-              message: "signature \"\(signature!)\" of descriptor at \(describe(address)) does not parse as a block signature"))
+            warnings.append(
+              BinaryScanWarning(
+                offset: address,
+                message:
+                  "signature \"\(signature!)\" of descriptor at \(describe(address)) does not parse as a block signature"
+              ))
           }
         } else {
-          warnings.append(BinaryScanWarning(
-            offset: address,
-            message: "signature pointer of descriptor at \(describe(address)) points to \(describe(target)), not to a terminated string"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: address,
+              message:
+                "signature pointer of descriptor at \(describe(address)) points to \(describe(target)), not to a terminated string"
+            ))
         }
       case .symbol(let index, _)?:
-        warnings.append(BinaryScanWarning(
-          offset: address,
-          message: "signature pointer of descriptor at \(describe(address)) refers to undefined symbol \(image.name(of: image.symbols[index]))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: address,
+            message:
+              "signature pointer of descriptor at \(describe(address)) refers to undefined symbol \(image.name(of: image.symbols[index]))"
+          ))
       case .data(let value)?:
-        warnings.append(BinaryScanWarning(
-          offset: address,
-          message: "signature pointer of descriptor at \(describe(address)) holds \(hex(value)), not an address"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: address,
+            message: "signature pointer of descriptor at \(describe(address)) holds \(hex(value)), not an address"))
       case .null?, nil:
         break
       }
       if candidate.literals.contains(where: { $0.flags & (1 << 31) != 0 }) {
         switch image.pointer(at: next + p) {
-        case .data(let value)?, .address(let value)? where value < 0x1000:
+        case .data(let value)?,
+          .address(let value)? where value < 0x1000:
           extendedLayout = hex(value)
         case .address(let target)?:
           if let range = stringRange(at: target) {
-            extendedLayout = range.isEmpty ? "" : image.bytes.base[range].map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            extendedLayout =
+              range.isEmpty
+              ? ""
+              : image.bytes.base[range].map {
+                String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+              }.joined()
           }
         case .null?:
           extendedLayout = "0x0"
@@ -553,11 +583,13 @@ private struct DescriptorScan {
         }
       }
     }
-    let descriptorSymbol = candidate.symbolIndex.map { image.name(of: image.symbols[$0]) }
+    let descriptorSymbol =
+      candidate.symbolIndex.map { image.name(of: image.symbols[$0]) }
       ?? symbolName(at: address, in: symbolsByAddress, preferFunction: false)
     let literals = candidate.literals.sorted { $0.address < $1.address }.compactMap { literal -> GlobalBlockLiteral? in
-      guard let location = image.location(
-        of: literal.address, symbol: symbolName(at: literal.address, in: symbolsByAddress, preferFunction: false))
+      guard
+        let location = image.location(
+          of: literal.address, symbol: symbolName(at: literal.address, in: symbolsByAddress, preferFunction: false))
       else { return nil }
       return GlobalBlockLiteral(
         location: location, flags: literal.flags,

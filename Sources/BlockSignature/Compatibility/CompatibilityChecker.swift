@@ -125,8 +125,7 @@ struct CheckRun {
       expected: (returnType: Range<Int>, arguments: [Range<Int>])
     )?
 
-  init(candidate: SignatureEncoding, expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel)
-  {
+  init(candidate: SignatureEncoding, expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel) {
     self.candidate = candidate
     self.expected = expected
     self.level = level

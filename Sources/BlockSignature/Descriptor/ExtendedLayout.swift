@@ -121,7 +121,8 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
         throw DecodingError(offset: offset, reason: "reserved opcode \(high) in byte 0x\(String(byte, radix: 16))")
       }
       if opcode == .escape {
-        throw DecodingError(offset: offset, reason: "escape with reserved count \(low) in byte 0x0\(String(byte, radix: 16))")
+        throw DecodingError(
+          offset: offset, reason: "escape with reserved count \(low) in byte 0x0\(String(byte, radix: 16))")
       }
       instructions.append(Instruction(opcode: opcode, count: low + 1))
       offset += 1

@@ -132,12 +132,17 @@ enum OffsetRun {
 /// A small fixed-capacity list of offsets read from one digit run (no heap allocation).
 struct OffsetPieces {
   static let capacity = 40
-  private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-                        Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  private var storage:
+    (
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int
+    ) =
+      (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      )
   private(set) var count = 0
 
   subscript(index: Int) -> Int {
@@ -216,8 +221,11 @@ struct OffsetRunSplitter {
 
   /// Failed (start, previous piece length) states, so the search stays polynomial.
   struct FailureMemo {
-    private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var bits:
+      (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     subscript(start: Int, previousLength: Int) -> Bool {
       get {
         let index = start * 20 + previousLength

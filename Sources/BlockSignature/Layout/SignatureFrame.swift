@@ -419,9 +419,10 @@ extension SignatureFrame {
       }
       lastWritten = argument.written
       lastSlot = slot
-      arguments.append(Argument(
-        size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
-        writtenOffset: argument.written))
+      arguments.append(
+        Argument(
+          size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
+          writtenOffset: argument.written))
       let (sum, overflowed) = running.addingReportingOverflow(slot)
       if overflowed { record((index, 1), 0..<bytes.count) }
       running = sum

@@ -177,14 +177,16 @@ extension SignatureEncoding {
       case .none:
         break
       case .sizeFromOffsets(let observed):
-        notes.append(LayoutNote(
-          kind: .sizeFromOffsets, argument: index,
-          details: shape == .unencodable
-            ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: argument.type, observed: observed)))
+        notes.append(
+          LayoutNote(
+            kind: .sizeFromOffsets, argument: index,
+            details: shape == .unencodable
+              ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: argument.type, observed: observed)))
       case .hiddenLayout(let observed):
-        notes.append(LayoutNote(
-          kind: .hiddenLayout, argument: index,
-          details: .hiddenLayout(type: argument.type, observed: observed, encoded: encodedSlot)))
+        notes.append(
+          LayoutNote(
+            kind: .hiddenLayout, argument: index,
+            details: .hiddenLayout(type: argument.type, observed: observed, encoded: encodedSlot)))
         if returnHiddenSize == nil, argument.type == returnType { returnHiddenSize = observed }
       }
       let estimate = layout.caveats.subtracting(.layoutHidden)
@@ -197,9 +199,10 @@ extension SignatureEncoding {
       running = sum
     }
     if let size = returnHiddenSize, size != returnLayout.size {
-      notes.append(LayoutNote(
-        kind: .hiddenLayout, argument: nil,
-        details: .hiddenReturn(type: returnType, observed: size, encoded: returnLayout.size)))
+      notes.append(
+        LayoutNote(
+          kind: .hiddenLayout, argument: nil,
+          details: .hiddenReturn(type: returnType, observed: size, encoded: returnLayout.size)))
       returnLayout.size = size
       returnLayout.caveats.insert(.layoutHidden)
     }
@@ -214,16 +217,18 @@ extension SignatureEncoding {
         index: index, previousWritten: index > 0 ? result[index - 1].writtenOffset : nil,
         previousSlot: index > 0 ? result[index - 1].slotSize : 0, computed: result[index].offset)
       if written != expected {
-        notes.append(LayoutNote(
-          kind: .offsetMismatch, argument: index, details: .offsetMismatch(written: written, expected: expected)))
+        notes.append(
+          LayoutNote(
+            kind: .offsetMismatch, argument: index, details: .offsetMismatch(written: written, expected: expected)))
       }
     }
     if let frame = frameLength?.value {
       let expected = ArgumentOffsets.expectedFrameLength(
         lastWritten: result.last?.writtenOffset, lastSlot: result.last?.slotSize ?? 0, computed: running)
       if frame != expected {
-        notes.append(LayoutNote(
-          kind: .frameMismatch, argument: nil, details: .frameMismatch(written: frame, expected: expected)))
+        notes.append(
+          LayoutNote(
+            kind: .frameMismatch, argument: nil, details: .frameMismatch(written: frame, expected: expected)))
       }
     }
     if notes.count > 1 {
@@ -275,4 +280,3 @@ extension SignatureEncoding {
     return exact.isEmpty ? withHiddenLayout : exact
   }
 }
-

@@ -104,7 +104,9 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// "size overflow in [99999999999999999999q]".
-  public var description: String { "\(kind.rawValue == "sizeOverflow" ? "size overflow" : kind.rawValue) in \(encoding)" }
+  public var description: String {
+    "\(kind.rawValue == "sizeOverflow" ? "size overflow" : kind.rawValue) in \(encoding)"
+  }
 
   /// The kind of a ``LayoutError``.
   public struct Kind: RawRepresentable, Hashable, Sendable {
@@ -134,7 +136,10 @@ extension TypeEncoding {
       bitOffsets.reserveCapacity(fields.count)
       let isUnion = if case .union = unqualified { true } else { false }
       let (size, alignment) = try engine.aggregate(
-        fields, isUnion: isUnion, of: self, recordOffset: { offsets.append($0 / 8); bitOffsets.append($0) })
+        fields, isUnion: isUnion, of: self,
+        recordOffset: {
+          offsets.append($0 / 8); bitOffsets.append($0)
+        })
       return TypeLayout(
         size: size, alignment: alignment, offsets: offsets, bitOffsets: bitOffsets, caveats: engine.caveats)
     default:

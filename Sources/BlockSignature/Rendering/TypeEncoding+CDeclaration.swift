@@ -25,7 +25,8 @@ extension SignatureEncoding {
     switch kind {
     case .block:
       let parameters = explicitArguments.map { renderer.declare($0.type, "", isConst: false) }
-      return renderer.declare(returnType, "(^)(\(parameters.isEmpty ? "void" : parameters.joined(separator: ", ")))", isConst: false)
+      return renderer.declare(
+        returnType, "(^)(\(parameters.isEmpty ? "void" : parameters.joined(separator: ", ")))", isConst: false)
     case .method:
       let parameters = arguments.map { renderer.declare($0.type, "", isConst: false) }
       return renderer.declare(returnType, "(*)(\(parameters.joined(separator: ", ")))", isConst: false)
@@ -92,7 +93,9 @@ struct CRenderer {
         return join("void", "(^" + declarator + ")()")
       }
       let parameters = signature.dropFirst(2).map { declare($0, "", isConst: false) }
-      return declare(result, "(^" + declarator + ")(" + (parameters.isEmpty ? "void" : parameters.joined(separator: ", ")) + ")", isConst: false)
+      return declare(
+        result, "(^" + declarator + ")(" + (parameters.isEmpty ? "void" : parameters.joined(separator: ", ")) + ")",
+        isConst: false)
     case .pointer(let pointee):
       if case .primitive(.unknown) = pointee { return join("void", "(*" + declarator + ")()") }
       return declare(pointee, "*" + declarator, isConst: isConst)

@@ -25,10 +25,12 @@ extension SignatureEncoding {
     switch kind {
     case .block:
       let parameters = explicitArguments.map { renderer.render($0.type, asParameter: true) }
-      return "@convention(block) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
+      return
+        "@convention(block) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
     case .method:
       let parameters = arguments.map { renderer.render($0.type, asParameter: true) }
-      return "@convention(c) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
+      return
+        "@convention(c) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
     case .types:
       return ([returnType] + arguments.map(\.type)).map { renderer.render($0, asParameter: false) }
         .joined(separator: ", ")

@@ -81,7 +81,8 @@ public struct BlockInfo: Hashable, Sendable {
     let address = UInt(bitPattern: pointer)
     let word = UInt(MemoryLayout<UnsafeRawPointer>.size)
     guard address % word == 0 else {
-      throw BlockInspectionError(kind: .misaligned, address: address, reason: "block pointer is not aligned to \(word) bytes")
+      throw BlockInspectionError(
+        kind: .misaligned, address: address, reason: "block pointer is not aligned to \(word) bytes")
     }
     let memory = ProcessMemory()
     let header = MemoryLayout<CBA_Block_layout>.size
@@ -100,7 +101,8 @@ public struct BlockInfo: Hashable, Sendable {
     if flags.contains(.smallDescriptor) {
       partsSize = MemoryLayout<CBA_Block_descriptor_small>.size - (flags.contains(.hasCopyDispose) ? 0 : 8)
     } else {
-      partsSize = MemoryLayout<CBA_Block_descriptor_1>.size
+      partsSize =
+        MemoryLayout<CBA_Block_descriptor_1>.size
         + (flags.contains(.hasCopyDispose) ? MemoryLayout<CBA_Block_descriptor_2>.size : 0)
         + (flags.contains(.hasSignature) ? MemoryLayout<CBA_Block_descriptor_3>.size : 0)
     }
@@ -163,7 +165,8 @@ public struct BlockInfo: Hashable, Sendable {
         do {
           extendedLayout = try ExtendedLayout(decoding: read.bytes + (read.terminated ? [0] : []))
         } catch {
-          throw BlockInspectionError(kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), reason: error.reason)
+          throw BlockInspectionError(
+            kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), reason: error.reason)
         }
       }
     } else {

@@ -88,18 +88,19 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
 
   private static func loadedImagePaths() -> [String] {
     #if os(Linux)
-    final class Box { var paths: [String] = [] }
-    let box = Box()
-    withExtendedLifetime(box) {
-      _ = cbs_each_image({ path, _, context in
-        guard let context else { return 0 }
-        Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().paths.append(String(cString: path))
-        return 0
-      }, Unmanaged.passUnretained(box).toOpaque())
-    }
-    return box.paths
+      final class Box { var paths: [String] = [] }
+      let box = Box()
+      withExtendedLifetime(box) {
+        _ = cbs_each_image(
+          { path, _, context in
+            guard let context else { return 0 }
+            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().paths.append(String(cString: path))
+            return 0
+          }, Unmanaged.passUnretained(box).toOpaque())
+      }
+      return box.paths
     #else
-    return []
+      return []
     #endif
   }
 }

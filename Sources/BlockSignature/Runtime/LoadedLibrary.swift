@@ -75,7 +75,9 @@ public struct LoadedLibrary: @unchecked Sendable {
     guard MemoryMap.current().protection(of: UInt(bitPattern: address))?.executable == true else {
       throw Error(
         kind: .notAFunction,
-        message: "\(path): '\(symbol)' is not a function (it lies in non-executable memory); use --variable for a block variable")
+        message:
+          "\(path): '\(symbol)' is not a function (it lies in non-executable memory); use --variable for a block variable"
+      )
     }
     typealias Maker = @convention(c) () -> UnsafeRawPointer?
     guard let block = unsafeBitCast(address, to: Maker.self)() else {
@@ -124,7 +126,10 @@ struct MemoryMap {
       let permissions = Array(fields[1].utf8)
       guard permissions.count >= 3 else { return }
       map.regions.append(
-        (low..<high, Protection(readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x"))))
+        (
+          low..<high,
+          Protection(readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x"))
+        ))
     }
     return map
   }

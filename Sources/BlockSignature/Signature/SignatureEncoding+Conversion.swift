@@ -104,8 +104,7 @@ extension SignatureEncoding {
   ///     try SignatureEncoding(parsing: "v24@0:8@16").functionEncoding()  // v8@0
   ///
   /// - Throws: ``SignatureError``; see ``converted(from:to:model:)``.
-  public func functionEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding
-  {
+  public func functionEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding {
     try converted(to: .types, model: model)
   }
 

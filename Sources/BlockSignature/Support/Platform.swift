@@ -1,15 +1,15 @@
 // The one platform import ladder of the module (argument-parser `Utilities/Platform.swift`).
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Android)
-@preconcurrency import Android
+  @preconcurrency import Android
 #else
-#error("Unsupported platform")
+  #error("Unsupported platform")
 #endif
 
 // MARK: - System calls (the one choke point, swift-system `Internals/Syscalls.swift`)

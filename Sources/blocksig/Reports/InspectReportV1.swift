@@ -1,5 +1,5 @@
-import Foundation
 import BlockSignature
+import Foundation
 
 /// The `blocksig inspect --json` document, version 1.
 struct InspectReportV1: Encodable {
@@ -128,7 +128,8 @@ struct InspectReportV1: Encodable {
     ]
     if let extendedLayout {
       let steps = extendedLayout.instructions.map { "\($0.opcode) × \($0.count)" }.joined(separator: ", ")
-      lines.append(("extended layout", "\(extendedLayout.form) \(extendedLayout.word)\(steps.isEmpty ? "" : ": " + steps)"))
+      lines.append(
+        ("extended layout", "\(extendedLayout.form) \(extendedLayout.word)\(steps.isEmpty ? "" : ": " + steps)"))
     } else {
       lines.append(("extended layout", "none (no BLOCK_HAS_EXTENDED_LAYOUT)"))
     }
@@ -136,7 +137,10 @@ struct InspectReportV1: Encodable {
     lines.append(("reference count", referenceCount.map(String.init) ?? "n/a (\(kind) block)"))
     if let runtime {
       lines.append(
-        ("runtime", "\(runtime.path) (\(runtime.exportsSignatureQueries ? "libclosure lineage, exports _Block_signature" : "compiler-rt lineage, no signature queries"); count in \(runtime.referenceCountConvention))"))
+        (
+          "runtime",
+          "\(runtime.path) (\(runtime.exportsSignatureQueries ? "libclosure lineage, exports _Block_signature" : "compiler-rt lineage, no signature queries"); count in \(runtime.referenceCountConvention))"
+        ))
     } else {
       lines.append(("runtime", "none loaded"))
     }

@@ -31,7 +31,9 @@ extension BlockSig {
     var signatures: [String] = []
 
     mutating func run() throws {
-      var inputs: [(label: String, text: String)] = signatures.enumerated().map { ("<argument \($0.offset + 1)>", $0.element) }
+      var inputs: [(label: String, text: String)] = signatures.enumerated().map {
+        ("<argument \($0.offset + 1)>", $0.element)
+      }
       if signatures.isEmpty {
         var line = 0
         while let text = readLine(strippingNewline: true) {

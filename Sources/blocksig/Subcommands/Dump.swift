@@ -107,8 +107,9 @@ extension BlockSig {
     /// Regular files under `directory`, sorted, symbolic links not followed.
     static func files(under directory: String) -> [String] {
       let root = URL(fileURLWithPath: directory)
-      guard let enumerator = FileManager.default.enumerator(
-        at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+      guard
+        let enumerator = FileManager.default.enumerator(
+          at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey])
       else { return [] }
       var result: [String] = []
       for case let url as URL in enumerator {
@@ -147,7 +148,8 @@ extension BlockSig {
       for block in report.blocks {
         let place: String
         if let address = block.descriptor.address {
-          place = "0x" + String(address, radix: 16) + " " + block.descriptor.section + "+0x"
+          place =
+            "0x" + String(address, radix: 16) + " " + block.descriptor.section + "+0x"
             + String(block.descriptor.sectionOffset, radix: 16)
         } else {
           place = block.descriptor.section + "+0x" + String(block.descriptor.sectionOffset, radix: 16)
@@ -160,7 +162,8 @@ extension BlockSig {
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
         text += line + "\n"
       }
-      text += "  \(report.blocks.count) descriptors, \(report.globalLiteralCount) global literals, "
+      text +=
+        "  \(report.blocks.count) descriptors, \(report.globalLiteralCount) global literals, "
         + "\(report.distinctSignatureCount) distinct signatures\n"
       return text
     }

@@ -58,13 +58,16 @@ extension BlockSig {
       guard info.isaIsBlockClass else {
         let isa = "0x" + String(info.isa, radix: 16)
         throw Diagnostics.fail(
-          65, "\(self.library): '\(name)' is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class")
+          65,
+          "\(self.library): '\(name)' is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
+        )
       }
       let runtimes = BlocksRuntime.loaded
       var warnings: [String] = []
       if runtimes.count > 1 {
         warnings.append(
-          "\(runtimes.count) blocks runtimes are loaded (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other")
+          "\(runtimes.count) blocks runtimes are loaded (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other"
+        )
       }
       do {
         _ = try info.parsedSignature()

@@ -120,9 +120,12 @@ enum ELFLoader {
       let minimum: UInt64 = is64 ? 56 : 32
       let (tableSize, overflow) = programCount.multipliedReportingOverflow(by: programEntrySize)
       if programEntrySize < minimum || overflow || !bytes.contains(offset: programOffset, length: tableSize) {
-        warnings.append(BinaryScanWarning(
-          offset: programOffset,
-          message: "program header table at \(hex(programOffset)) (\(programCount) entries of \(hex(programEntrySize)) bytes) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: programOffset,
+            message:
+              "program header table at \(hex(programOffset)) (\(programCount) entries of \(hex(programEntrySize)) bytes) goes past end of file (size \(hex(raw.count)))"
+          ))
       } else {
         for index in 0..<programCount {
           switch bytes.u32(programOffset + index * programEntrySize)! {
@@ -171,7 +174,8 @@ enum ELFLoader {
     }
     if sectionCount == 0 || stringIndex == 0xffff {
       guard let first = readSection(0) else {
-        throw BinaryScanError(.malformed, offset: sectionOffset,
+        throw BinaryScanError(
+          .malformed, offset: sectionOffset,
           "section header table at \(hex(sectionOffset)) goes past end of file (size \(hex(raw.count)))")
       }
       if sectionCount == 0 { sectionCount = first.size }
@@ -181,7 +185,8 @@ enum ELFLoader {
     guard !tableOverflow, bytes.contains(offset: sectionOffset, length: tableSize) else {
       throw BinaryScanError(
         .malformed, offset: sectionOffset,
-        "section header table at \(hex(sectionOffset)) (\(sectionCount) entries of \(hex(sectionEntrySize)) bytes) goes past end of file (size \(hex(raw.count)))")
+        "section header table at \(hex(sectionOffset)) (\(sectionCount) entries of \(hex(sectionEntrySize)) bytes) goes past end of file (size \(hex(raw.count)))"
+      )
     }
     var headers: [ELFSectionHeader] = []
     headers.reserveCapacity(Int(sectionCount))
@@ -199,14 +204,19 @@ enum ELFLoader {
           }
         }
       } else {
-        warnings.append(BinaryScanWarning(
-          offset: table.offset,
-          message: "section name table at \(hex(table.offset)) (size \(hex(table.size))) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: table.offset,
+            message:
+              "section name table at \(hex(table.offset)) (size \(hex(table.size))) goes past end of file (size \(hex(raw.count)))"
+          ))
       }
     } else if stringIndex != 0 {
-      warnings.append(BinaryScanWarning(
-        offset: fieldBase + 8,
-        message: "section name table index \(stringIndex) is past the section header table (\(headers.count) sections)"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: fieldBase + 8,
+          message:
+            "section name table index \(stringIndex) is past the section header table (\(headers.count) sections)"))
     }
 
     // Place allocated sections: their own addresses, or synthetic ones in relocatable files.
@@ -218,9 +228,12 @@ enum ELFLoader {
       guard header.flags & ELFSectionHeader.flagAlloc != 0, header.type != 0 else { continue }
       if header.flags & ELFSectionHeader.flagTLS != 0 && !header.hasContents { continue }
       if header.hasContents && !bytes.contains(offset: header.offset, length: header.size) {
-        warnings.append(BinaryScanWarning(
-          offset: header.offset,
-          message: "section \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: header.offset,
+            message:
+              "section \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"
+          ))
         continue
       }
       var address = header.address
@@ -230,23 +243,31 @@ enum ELFLoader {
         let base = aligned & ~(alignment - 1)
         let (next, o2) = base.addingReportingOverflow(header.size)
         guard !o1, !o2, next < UInt64.max - 0x20 else {
-          warnings.append(BinaryScanWarning(offset: header.offset, message: "section \(names[index]) has an impossible size \(hex(header.size))"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: header.offset, message: "section \(names[index]) has an impossible size \(hex(header.size))"))
           continue
         }
         address = base
         cursor = next + 16
       } else if address.addingReportingOverflow(header.size).overflow {
-        warnings.append(BinaryScanWarning(offset: header.offset, message: "section \(names[index]) at address \(hex(address)) with size \(hex(header.size)) wraps around the address space"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: header.offset,
+            message:
+              "section \(names[index]) at address \(hex(address)) with size \(hex(header.size)) wraps around the address space"
+          ))
         continue
       }
       sectionBase[index] = address
-      sections.append(ImageSection(
-        name: names[index], address: address, size: header.size,
-        fileOffset: header.hasContents ? header.offset : nil,
-        isExecutable: header.flags & ELFSectionHeader.flagExec != 0,
-        isWritable: header.flags & ELFSectionHeader.flagWrite != 0,
-        isIndirectPointerTable: names[index].hasPrefix(".got"),
-        holdsProgramData: [1, 8, 14, 15, 16].contains(header.type)))
+      sections.append(
+        ImageSection(
+          name: names[index], address: address, size: header.size,
+          fileOffset: header.hasContents ? header.offset : nil,
+          isExecutable: header.flags & ELFSectionHeader.flagExec != 0,
+          isWritable: header.flags & ELFSectionHeader.flagWrite != 0,
+          isIndirectPointerTable: names[index].hasPrefix(".got"),
+          holdsProgramData: [1, 8, 14, 15, 16].contains(header.type)))
     }
     sections.sort { $0.address < $1.address }
 
@@ -258,22 +279,31 @@ enum ELFLoader {
     for (index, header) in headers.enumerated()
     where header.type == ELFSectionHeader.typeSymtab || header.type == ELFSectionHeader.typeDynsym {
       guard bytes.contains(offset: header.offset, length: header.size) else {
-        warnings.append(BinaryScanWarning(
-          offset: header.offset,
-          message: "symbol table \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: header.offset,
+            message:
+              "symbol table \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"
+          ))
         continue
       }
       guard Int(header.link) < headers.count else {
-        warnings.append(BinaryScanWarning(
-          offset: header.offset,
-          message: "symbol table \(names[index]) links to string table section \(header.link), past the section header table (\(headers.count) sections)"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: header.offset,
+            message:
+              "symbol table \(names[index]) links to string table section \(header.link), past the section header table (\(headers.count) sections)"
+          ))
         continue
       }
       let strings = headers[Int(header.link)]
       guard bytes.contains(offset: strings.offset, length: strings.size) else {
-        warnings.append(BinaryScanWarning(
-          offset: strings.offset,
-          message: "string table \(names[Int(header.link)]) at \(hex(strings.offset)) (size \(hex(strings.size))) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: strings.offset,
+            message:
+              "string table \(names[Int(header.link)]) at \(hex(strings.offset)) (size \(hex(strings.size))) goes past end of file (size \(hex(raw.count)))"
+          ))
         continue
       }
       if header.type == ELFSectionHeader.typeSymtab && header.size > symbolEntrySize { hasStaticSymbols = true }
@@ -286,14 +316,20 @@ enum ELFLoader {
       var badSection: (count: Int, first: UInt64) = (0, 0)
       defer {
         if badName.count > 0 {
-          warnings.append(BinaryScanWarning(
-            offset: header.offset,
-            message: "\(badName.count) symbols in \(names[index]) have a name offset past the end of their string table (first: symbol \(badName.first))"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: header.offset,
+              message:
+                "\(badName.count) symbols in \(names[index]) have a name offset past the end of their string table (first: symbol \(badName.first))"
+            ))
         }
         if badSection.count > 0 {
-          warnings.append(BinaryScanWarning(
-            offset: header.offset,
-            message: "\(badSection.count) symbols in \(names[index]) refer to a section past the section header table (first: symbol \(badSection.first))"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: header.offset,
+              message:
+                "\(badSection.count) symbols in \(names[index]) refer to a section past the section header table (first: symbol \(badSection.first))"
+            ))
         }
       }
       for entry in 0..<count {
@@ -316,7 +352,8 @@ enum ELFLoader {
           if badName.count == 0 { badName.first = entry }
           badName.count += 1
         } else if nameOffset > 0,
-          let range = bytes.cStringRange(at: strings.offset + nameOffset, end: stringEnd, limit: 65536) {
+          let range = bytes.cStringRange(at: strings.offset + nameOffset, end: stringEnd, limit: 65536)
+        {
           nameRange = range
         }
         let symbolType = info & 0xf
@@ -333,11 +370,12 @@ enum ELFLoader {
             badSection.count += 1
           }
         }
-        symbols.append(ImageSymbol(
-          nameRange: symbolType == 3 || symbolType == 4 ? 0..<0 : nameRange,
-          address: address, size: size, isDefined: defined,
-          isFunction: symbolType == 2 || symbolType == 10,
-          isObject: symbolType == 1))
+        symbols.append(
+          ImageSymbol(
+            nameRange: symbolType == 3 || symbolType == 4 ? 0..<0 : nameRange,
+            address: address, size: size, isDefined: defined,
+            isFunction: symbolType == 2 || symbolType == 10,
+            isObject: symbolType == 1))
       }
     }
 
@@ -355,9 +393,12 @@ enum ELFLoader {
       }
       let entrySize: UInt64 = (is64 ? 16 : 8) + (hasAddend ? w : 0)
       guard bytes.contains(offset: header.offset, length: header.size) else {
-        warnings.append(BinaryScanWarning(
-          offset: header.offset,
-          message: "relocation section \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: header.offset,
+            message:
+              "relocation section \(names[index]) at \(hex(header.offset)) (size \(hex(header.size))) goes past end of file (size \(hex(raw.count)))"
+          ))
         continue
       }
       let symbolBase = tableBase[Int(header.link)]
@@ -371,7 +412,8 @@ enum ELFLoader {
         let symbolIndex = Int(is64 ? info >> 32 : info >> 8)
         let relocationType = UInt32(is64 ? info & 0xffff_ffff : info & 0xff)
         let isRelative = relocationType != 0 && relocationKinds.relative.contains(relocationType)
-        let isSymbolic = relocationKinds.absolute.contains(relocationType) || relocationKinds.globalData.contains(relocationType)
+        let isSymbolic =
+          relocationKinds.absolute.contains(relocationType) || relocationKinds.globalData.contains(relocationType)
         guard isRelative || isSymbolic else { continue }
         let (slot, slotOverflow) = targetBase.addingReportingOverflow(offset)
         if slotOverflow { continue }
@@ -383,13 +425,15 @@ enum ELFLoader {
           // REL: the addend is the word in place.
           addend = 0
           if let sectionIndex = sections.firstIndex(where: { $0.contains(slot) }),
-            let fileOffset = sections[sectionIndex].fileOffset {
+            let fileOffset = sections[sectionIndex].fileOffset
+          {
             let inPlace = bytes.word(fileOffset + (slot - sections[sectionIndex].address), size: variant.wordSize) ?? 0
             addend = is64 ? Int64(bitPattern: inPlace) : Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: inPlace)))
           }
         }
         if isRelative && !isSymbolic {
-          fixups.append(PointerFixup(slot: slot, value: .address(UInt64(bitPattern: addend) & (is64 ? ~0 : 0xffff_ffff))))
+          fixups.append(
+            PointerFixup(slot: slot, value: .address(UInt64(bitPattern: addend) & (is64 ? ~0 : 0xffff_ffff))))
           continue
         }
         guard symbolIndex > 0 else {
@@ -401,16 +445,22 @@ enum ELFLoader {
           // table): taking the addend alone as the address would be wrong.
           if !reportedMissingTable {
             reportedMissingTable = true
-            warnings.append(BinaryScanWarning(
-              offset: at,
-              message: "relocations in \(names[index]) refer to symbols of section \(header.link), which is not a readable symbol table"))
+            warnings.append(
+              BinaryScanWarning(
+                offset: at,
+                message:
+                  "relocations in \(names[index]) refer to symbols of section \(header.link), which is not a readable symbol table"
+              ))
           }
           continue
         }
         let merged = base + symbolIndex
         guard merged < symbols.count else {
-          warnings.append(BinaryScanWarning(
-            offset: at, message: "relocation at \(hex(at)) in \(names[index]) refers to symbol \(symbolIndex) past end of symbol table"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: at,
+              message:
+                "relocation at \(hex(at)) in \(names[index]) refers to symbol \(symbolIndex) past end of symbol table"))
           continue
         }
         let symbol = symbols[merged]

@@ -30,7 +30,8 @@ enum MachOLoader {
     }
     let bytes = ByteView(base: raw, order: order)
     guard bytes.contains(offset: 0, length: 32) else {
-      throw BinaryScanError(.malformed, offset: 0, "file is too small for a Mach-O header (size \(hex(raw.count)), need 0x20)")
+      throw BinaryScanError(
+        .malformed, offset: 0, "file is too small for a Mach-O header (size \(hex(raw.count)), need 0x20)")
     }
     let cpuType = bytes.u32(4)!
     let fileType = bytes.u32(12)!
@@ -75,20 +76,26 @@ enum MachOLoader {
       guard at + 8 <= commandsEnd, let command = bytes.u32(at), let size = bytes.u32(at + 4).map(UInt64.init),
         size >= 8, at + size <= commandsEnd
       else {
-        throw BinaryScanError(.malformed, offset: at, "load command at \(hex(at)) goes past end of the load commands (size \(hex(commandsSize)))")
+        throw BinaryScanError(
+          .malformed, offset: at,
+          "load command at \(hex(at)) goes past end of the load commands (size \(hex(commandsSize)))")
       }
       switch command {
       case segment64Command:
         guard size >= 72 else {
-          throw BinaryScanError(.malformed, offset: at, "segment command at \(hex(at)) is too small (size \(hex(size)))")
+          throw BinaryScanError(
+            .malformed, offset: at, "segment command at \(hex(at)) is too small (size \(hex(size)))")
         }
         let sectionCount = UInt64(bytes.u32(at + 64)!)
         let initialProtection = bytes.u32(at + 60)!
-        segments.append(MachOSegment(
-          name: fixedString(at + 8), address: bytes.u64(at + 24)!, size: bytes.u64(at + 32)!,
-          fileOffset: bytes.u64(at + 40)!, fileSize: bytes.u64(at + 48)!))
+        segments.append(
+          MachOSegment(
+            name: fixedString(at + 8), address: bytes.u64(at + 24)!, size: bytes.u64(at + 32)!,
+            fileOffset: bytes.u64(at + 40)!, fileSize: bytes.u64(at + 48)!))
         guard sectionCount <= (size - 72) / 80 else {
-          throw BinaryScanError(.malformed, offset: at, "segment command at \(hex(at)) claims \(sectionCount) sections but has room for \((size - 72) / 80)")
+          throw BinaryScanError(
+            .malformed, offset: at,
+            "segment command at \(hex(at)) claims \(sectionCount) sections but has room for \((size - 72) / 80)")
         }
         for index in 0..<sectionCount {
           let header = at + 72 + index * 80
@@ -106,11 +113,19 @@ enum MachOLoader {
           var section: ImageSection?
           if !threadLocal && !debug && sectionSize > 0 {
             if !zeroFill && !bytes.contains(offset: fileOffset, length: sectionSize) {
-              warnings.append(BinaryScanWarning(
-                offset: fileOffset,
-                message: "section \(name) at \(hex(fileOffset)) (size \(hex(sectionSize))) goes past end of file (size \(hex(raw.count)))"))
+              warnings.append(
+                BinaryScanWarning(
+                  offset: fileOffset,
+                  message:
+                    "section \(name) at \(hex(fileOffset)) (size \(hex(sectionSize))) goes past end of file (size \(hex(raw.count)))"
+                ))
             } else if address.addingReportingOverflow(sectionSize).overflow {
-              warnings.append(BinaryScanWarning(offset: header, message: "section \(name) at address \(hex(address)) with size \(hex(sectionSize)) wraps around the address space"))
+              warnings.append(
+                BinaryScanWarning(
+                  offset: header,
+                  message:
+                    "section \(name) at address \(hex(address)) with size \(hex(sectionSize)) wraps around the address space"
+                ))
             } else {
               section = ImageSection(
                 name: name, address: address, size: sectionSize, fileOffset: zeroFill ? nil : fileOffset,
@@ -123,13 +138,22 @@ enum MachOLoader {
           ordinals.append((section, relocationOffset, relocationCount))
         }
       case symtabCommand:
-        guard size >= 24 else { throw BinaryScanError(.malformed, offset: at, "symtab command at \(hex(at)) is too small") }
-        symtab = (UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!), UInt64(bytes.u32(at + 16)!), UInt64(bytes.u32(at + 20)!))
+        guard size >= 24 else {
+          throw BinaryScanError(.malformed, offset: at, "symtab command at \(hex(at)) is too small")
+        }
+        symtab = (
+          UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!), UInt64(bytes.u32(at + 16)!),
+          UInt64(bytes.u32(at + 20)!)
+        )
       case chainedFixupsCommand:
-        guard size >= 16 else { throw BinaryScanError(.malformed, offset: at, "chained fixups command at \(hex(at)) is too small") }
+        guard size >= 16 else {
+          throw BinaryScanError(.malformed, offset: at, "chained fixups command at \(hex(at)) is too small")
+        }
         chainedFixups = (UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!))
       case _ where dyldInfoCommands.contains(command):
-        guard size >= 48 else { throw BinaryScanError(.malformed, offset: at, "dyld info command at \(hex(at)) is too small") }
+        guard size >= 48 else {
+          throw BinaryScanError(.malformed, offset: at, "dyld info command at \(hex(at)) is too small")
+        }
         dyldInfo = (0..<10).map { UInt64(bytes.u32(at + 8 + 4 * $0)!) }
       default:
         break
@@ -145,9 +169,12 @@ enum MachOLoader {
       if overflow || !bytes.contains(offset: table.offset, length: tableSize)
         || !bytes.contains(offset: table.stringOffset, length: table.stringSize)
       {
-        warnings.append(BinaryScanWarning(
-          offset: table.offset,
-          message: "symbol table at \(hex(table.offset)) (\(table.count) entries) or its strings at \(hex(table.stringOffset)) (size \(hex(table.stringSize))) go past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: table.offset,
+            message:
+              "symbol table at \(hex(table.offset)) (\(table.count) entries) or its strings at \(hex(table.stringOffset)) (size \(hex(table.stringSize))) go past end of file (size \(hex(raw.count)))"
+          ))
       } else {
         symbols.reserveCapacity(Int(table.count))
         let stringEnd = table.stringOffset + table.stringSize
@@ -172,9 +199,10 @@ enum MachOLoader {
           {
             executable = section.isExecutable
           }
-          symbols.append(ImageSymbol(
-            nameRange: isStab ? 0..<0 : nameRange, address: value, size: 0, isDefined: defined,
-            isFunction: defined && executable, isObject: defined && !executable))
+          symbols.append(
+            ImageSymbol(
+              nameRange: isStab ? 0..<0 : nameRange, address: value, size: 0, isDefined: defined,
+              isFunction: defined && executable, isObject: defined && !executable))
         }
       }
     }
@@ -186,9 +214,12 @@ enum MachOLoader {
       guard let section = ordinal.section else { continue }
       let (tableSize, overflow) = ordinal.relocationCount.multipliedReportingOverflow(by: 8)
       guard !overflow, bytes.contains(offset: ordinal.relocationOffset, length: tableSize) else {
-        warnings.append(BinaryScanWarning(
-          offset: ordinal.relocationOffset,
-          message: "relocations of section \(section.name) at \(hex(ordinal.relocationOffset)) (\(ordinal.relocationCount) entries) go past end of file (size \(hex(raw.count)))"))
+        warnings.append(
+          BinaryScanWarning(
+            offset: ordinal.relocationOffset,
+            message:
+              "relocations of section \(section.name) at \(hex(ordinal.relocationOffset)) (\(ordinal.relocationCount) entries) go past end of file (size \(hex(raw.count)))"
+          ))
         continue
       }
       var previousWasSubtractor = false
@@ -208,20 +239,27 @@ enum MachOLoader {
         guard UInt64(address) + 8 <= section.size, let fileOffset = section.fileOffset,
           let inPlace = bytes.u64(fileOffset + UInt64(address))
         else {
-          warnings.append(BinaryScanWarning(
-            offset: entry, message: "relocation at \(hex(entry)) points past end of section \(section.name) (size \(hex(section.size)))"))
+          warnings.append(
+            BinaryScanWarning(
+              offset: entry,
+              message:
+                "relocation at \(hex(entry)) points past end of section \(section.name) (size \(hex(section.size)))"))
           continue
         }
         if isExtern {
           guard symbolNumber < symbols.count else {
-            warnings.append(BinaryScanWarning(offset: entry, message: "relocation at \(hex(entry)) refers to symbol \(symbolNumber) past end of symbol table"))
+            warnings.append(
+              BinaryScanWarning(
+                offset: entry,
+                message: "relocation at \(hex(entry)) refers to symbol \(symbolNumber) past end of symbol table"))
             continue
           }
           let symbol = symbols[symbolNumber]
-          fixups.append(PointerFixup(
-            slot: slot,
-            value: symbol.isDefined
-              ? .address(symbol.address &+ inPlace) : .symbol(symbolNumber, Int64(bitPattern: inPlace))))
+          fixups.append(
+            PointerFixup(
+              slot: slot,
+              value: symbol.isDefined
+                ? .address(symbol.address &+ inPlace) : .symbol(symbolNumber, Int64(bitPattern: inPlace))))
         } else {
           fixups.append(PointerFixup(slot: slot, value: .address(inPlace)))
         }
@@ -262,7 +300,12 @@ enum MachOLoader {
       unique.append(fixup)
     }
     if duplicateCount > 0, chainedFixups != nil, kind != .relocatable {
-      warnings.append(BinaryScanWarning(offset: nil, message: "\(duplicateCount) pointer slots are fixed up more than once (chains overlap); a bind is kept over a rebase, else the first fixup"))
+      warnings.append(
+        BinaryScanWarning(
+          offset: nil,
+          message:
+            "\(duplicateCount) pointer slots are fixed up more than once (chains overlap); a bind is kept over a rebase, else the first fixup"
+        ))
     }
     fixups = unique
     return BinaryImage(
