@@ -305,14 +305,8 @@ struct MachOFixupDecoder {
       case 0x10: continue
       case 0x20:
         guard let offsetValue = reader.uleb() else { return warnOpcodes(reader, "rebase") }
-        guard immediate < UInt64(segments.count) else {
-          warn(
-            opcodeOffset,
-            "rebase opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)"
-          )
-          return
-        }
-        segment = segments[Int(immediate)]
+        guard let named = namedSegment(immediate, by: "rebase", at: opcodeOffset) else { return }
+        segment = named
         segmentOffset = offsetValue
       case 0x30:
         guard let delta = reader.uleb() else { return warnOpcodes(reader, "rebase") }
@@ -337,6 +331,18 @@ struct MachOFixupDecoder {
         return
       }
     }
+  }
+
+  /// The segment a SET_SEGMENT_AND_OFFSET opcode names, or nil after a warning when the image
+  /// has no such segment.
+  private mutating func namedSegment(_ index: UInt64, by kind: String, at opcodeOffset: UInt64) -> MachOSegment? {
+    guard index < UInt64(segments.count) else {
+      warn(
+        opcodeOffset,
+        "\(kind) opcode at \(hex(opcodeOffset)) names segment \(index), but the image has \(segments.count)")
+      return nil
+    }
+    return segments[Int(index)]
   }
 
   private mutating func warnOpcodes(_ reader: OpcodeReader, _ kind: String) {
@@ -407,14 +413,8 @@ struct MachOFixupDecoder {
         addend = value
       case 0x70:
         guard let offsetValue = reader.uleb() else { return warnOpcodes(reader, "bind") }
-        guard immediate < UInt64(segments.count) else {
-          warn(
-            opcodeOffset,
-            "bind opcode at \(hex(opcodeOffset)) names segment \(immediate), but the image has \(segments.count)"
-          )
-          return
-        }
-        segment = segments[Int(immediate)]
+        guard let named = namedSegment(immediate, by: "bind", at: opcodeOffset) else { return }
+        segment = named
         segmentOffset = offsetValue
       case 0x80:
         guard let delta = reader.uleb() else { return warnOpcodes(reader, "bind") }
