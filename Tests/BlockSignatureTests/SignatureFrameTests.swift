@@ -46,6 +46,14 @@ import Testing
           offset: $0.offset, writtenOffset: $0.writtenOffset)
       }
       #expect(frame.arguments == expected, "\(text)", sourceLocation: sourceLocation)
+      // Both scanners, each on its own: the fast one when it takes the input, the general one always.
+      bytes.withUnsafeBufferPointer { buffer in
+        if let fastOnly = SignatureFrame.scanningFastPathOnly(buffer, for: model) {
+          #expect(fastOnly == frame, "fast path on \(text)", sourceLocation: sourceLocation)
+        }
+        let general = try? SignatureFrame.scanningGeneralPathOnly(buffer, for: model)
+        #expect(general?.frame == frame, "general path on \(text)", sourceLocation: sourceLocation)
+      }
       return true
     case (.failure(let treeError), .failure(let fastError)):
       #expect(treeError == fastError, "\(text)", sourceLocation: sourceLocation)
@@ -134,6 +142,31 @@ import Testing
       count += 1
     }
     #expect(count >= 4000)
+  }
+
+  /// The fast path takes every signature clang wrote in the corpus and the fixtures (a change
+  /// that made it give up would leave the numbers right but the speed gone), and the nesting
+  /// stack fits the bytes `withUnsafeTemporaryAllocation` keeps on the stack.
+  @Test func fastPathCoversWhatClangWrites() throws {
+    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
+    let table = try String(contentsOf: url, encoding: .utf8)
+    var signatures: [String] = []
+    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
+      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+      if columns.count >= 3 { signatures.append(String(columns[2])) }
+    }
+    for fixture in Fixture.all {
+      signatures.append(try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature }))
+    }
+    var refused: [String] = []
+    for signature in signatures {
+      let bytes = Array(signature.utf8)
+      let taken = bytes.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) != nil }
+      if !taken { refused.append(signature) }
+    }
+    #expect(signatures.count > 4000)
+    #expect(refused.isEmpty, "the fast path gives up on \(refused.count): \(refused.prefix(5))")
+    #expect(SignatureFrame.fastPathStackBytes <= 1024)
   }
 
   /// Random byte strings over the grammar's alphabet: both paths accept and reject the same

@@ -133,7 +133,7 @@ extension EncodingParser {
       state.caveats.insert(.fieldsNotEncoded)
       return MeasuredType(size: 0, alignment: 1, shape: .aggregate)
     }
-    var builder = AggregateLayout(rules: rules, isUnion: header.isUnion)
+    var builder = AggregateLayout(isUnion: header.isUnion)
     // The tree engine stops at the first field that overflows the aggregate: claim the report
     // for this aggregate at once (its end is known only after the closing byte).
     var claimedOverflow = false
@@ -144,7 +144,7 @@ extension EncodingParser {
       if claimedOverflow || state.overflow != nil { continue }
       let placed =
         if let bitfield = field.bitfield {
-          builder.addBitfield(bitfield)
+          builder.addBitfield(bitfield, rules: rules)
         } else {
           builder.addField(size: field.size, alignment: field.alignment)
         }

@@ -132,29 +132,34 @@ enum TypeShape: UInt8 {
 /// Places the fields of one structure or union in order (Itanium/System V natural layout, or
 /// the Microsoft bitfield rules), one field at a time.
 ///
+/// It holds no copy of the rules (the bitfield method takes them), so that the single-pass
+/// scanner can keep one per open aggregate on a small stack.
 /// Every method returns `nil` (or `false`) when a size, offset or bit count overflows `Int`.
 struct AggregateLayout {
-  let rules: LayoutRules
   let isUnion: Bool
-  private(set) var alignment = 1
-  private var bitEnd = 0
-  /// Microsoft layout: the unit a run of bitfields is being packed into.
-  private var openUnit: (start: Int, bits: Int)? = nil
   /// Caveats met while placing the fields.
   private(set) var caveats: LayoutCaveats = []
+  private(set) var alignment = 1
+  private var bitEnd = 0
+  /// Microsoft layout: the unit a run of bitfields is being packed into (no unit when its
+  /// `openUnitBits` is 0: a unit is at least 8 bits).
+  private var openUnitStart = 0
+  private var openUnitBits = 0
 
-  init(rules: LayoutRules, isUnion: Bool) {
-    self.rules = rules
+  @inline(__always)
+  init(isUnion: Bool) {
     self.isUnion = isUnion
   }
 
   /// Places a bitfield; returns its bit offset.
-  mutating func addBitfield(_ bitfield: TypeEncoding.Bitfield) -> Int? {
-    addBitfield(bitOffset: bitfield.bitOffset, declaredType: bitfield.declaredType, width: bitfield.width)
+  mutating func addBitfield(_ bitfield: TypeEncoding.Bitfield, rules: LayoutRules) -> Int? {
+    addBitfield(bitOffset: bitfield.bitOffset, declaredType: bitfield.declaredType, width: bitfield.width, rules: rules)
   }
 
   /// Places a bitfield from its parts; returns its bit offset.
-  mutating func addBitfield(bitOffset: UInt64?, declaredType: TypeCode?, width rawWidth: UInt64) -> Int? {
+  mutating func addBitfield(
+    bitOffset: UInt64?, declaredType: TypeCode?, width rawWidth: UInt64, rules: LayoutRules
+  ) -> Int? {
     guard rawWidth <= UInt64(Int.max / 2), (bitOffset ?? 0) <= UInt64(Int.max / 2) else { return nil }
     let width = Int(rawWidth)
     let unit = rules.bitfieldUnit(declaredType: declaredType, width: rawWidth)
@@ -167,13 +172,14 @@ struct AggregateLayout {
       caveats.insert(.bitfieldUnitAssumed)
       start = isUnion ? 0 : bitEnd
       if rules.usesMicrosoftBitfields && !isUnion {
-        if let open = openUnit, open.bits == unitBits, width > 0, bitEnd + width <= open.start + open.bits {
+        if openUnitBits != 0, openUnitBits == unitBits, width > 0, bitEnd + width <= openUnitStart + openUnitBits {
           start = bitEnd
         } else {
-          let base = openUnit.map { $0.start + $0.bits } ?? bitEnd
+          let base = openUnitBits != 0 ? openUnitStart + openUnitBits : bitEnd
           guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8) else { return nil }
           start = rounded
-          openUnit = width == 0 ? nil : (rounded, unitBits)
+          openUnitStart = rounded
+          openUnitBits = width == 0 ? 0 : unitBits
         }
       } else if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
         guard let rounded = roundUp(start, to: unit.alignment * 8) else { return nil }
@@ -189,10 +195,11 @@ struct AggregateLayout {
   }
 
   /// Places a field that is not a bitfield; returns its bit offset.
+  @inline(__always)
   mutating func addField(size: Int, alignment fieldAlignment: Int) -> Int? {
-    if let open = openUnit {
-      bitEnd = max(bitEnd, open.start + open.bits)
-      openUnit = nil
+    if openUnitBits != 0 {
+      bitEnd = max(bitEnd, openUnitStart + openUnitBits)
+      openUnitBits = 0
     }
     guard let byteStart = isUnion ? 0 : roundUp(bytes(ofBits: bitEnd), to: fieldAlignment) else { return nil }
     alignment = max(alignment, fieldAlignment)
@@ -204,9 +211,10 @@ struct AggregateLayout {
   }
 
   /// The size (rounded up to the alignment) and alignment once every field is placed.
+  @inline(__always)
   func finish() -> (size: Int, alignment: Int)? {
     var end = bitEnd
-    if let open = openUnit { end = max(end, open.start + open.bits) }
+    if openUnitBits != 0 { end = max(end, openUnitStart + openUnitBits) }
     guard let size = roundUp(bytes(ofBits: end), to: alignment) else { return nil }
     return (size, alignment)
   }

@@ -1,46 +1,81 @@
-// The fast path of `SignatureFrame`: a lean byte loop over a raw pointer for the encodings that
-// clang writes (primitives, qualifiers, pointers, arrays, unnamed-field structures and unions,
-// bitfields, objects, blocks with or without a nested signature, offsets and offset runs).
+// The fast path of `SignatureFrame`: one loop over a raw pointer, without recursion, for the
+// encodings that clang writes (primitives, qualifiers, pointers, arrays, unnamed-field
+// structures and unions, bitfields, objects, blocks with or without a nested signature, offsets
+// and offset runs). Open pointers, arrays, aggregates and nested signatures sit on a small
+// stack in the caller's frame (`withUnsafeTemporaryAllocation`), so nothing is allocated.
 //
 // It never reports an error: anything it does not fully handle (a malformed byte, a quoted field
-// name, a signed offset, an offset run with no consistent reading, a size overflow, the nesting limit, a name
-// that is not ASCII) makes it give up, and `SignatureFrame` runs the general scanner
-// (`EncodingParser.measureType`) from the start, which reports the error with the same kind and
-// offset as the tree parser. What it accepts it measures with the shared `LayoutRules`,
-// `AggregateLayout` and `ArgumentOffsets`, so both paths give the same numbers
-// (`SignatureFrameTests` compares them on the corpus, the fixtures and random inputs).
+// name, a signed offset, an offset run with no consistent reading, a size overflow, nesting
+// beyond the limit or deeper than its stack, a name that is not ASCII) makes it give up, and
+// `SignatureFrame` runs the general scanner (`EncodingParser.measureType`) from the start, which
+// reports the error with the same kind and offset as the tree parser. What it accepts it
+// measures with the shared `LayoutRules`, `AggregateLayout` and `ArgumentOffsets`, so both paths
+// give the same numbers (`SignatureFrameTests` compares them on the corpus, the fixtures and
+// random inputs; the `FuzzSignature` target does too).
 
-/// One type measured by ``FastMeasurer``.
-struct FastMeasuredType {
-  var size: Int
-  var alignment: Int
-  /// The outermost node, qualifiers stripped.
-  var shape: TypeShape
-  /// The bitfield's width, when `shape` is `.bitfield`.
-  var bitfieldWidth: UInt64 = 0
-  /// The GNU bitfield's bit offset.
-  var bitfieldOffset: UInt64 = 0
-  /// The GNU bitfield's declared type code, or 0 for a NeXT bitfield.
-  var bitfieldType: UInt8 = 0
+/// One node the fast scanner is inside of: what completes it once its inner type is measured.
+struct FastNesting {
+  enum Kind: UInt8 {
+    /// `^T`: the pointee's size and caveats do not matter.
+    case pointer
+    /// `jT`.
+    case complex
+    /// `AT`.
+    case atomic
+    /// `[N T]`.
+    case array
+    /// `{name=…}` or `(name=…)`: one field read at a time.
+    case aggregate
+    /// `@?<…>`: the nested signature's types do not matter.
+    case nestedSignature
+  }
+
+  var kind: Kind
+  /// The node's nesting level, qualifiers included, as the tree parser counts it.
+  var level: Int32
+  /// The caveats before a pointer or nested signature (restored when it closes).
+  var savedCaveats: LayoutCaveats
+  /// An array's element count.
+  var count: UInt64
+  /// An aggregate's fields so far.
+  var aggregate: AggregateLayout
+
+  /// Nodes the stack holds; with ``LayoutCaveats``, ``AggregateLayout`` and the rest, a stack of
+  /// this many fits the 1 KiB that `withUnsafeTemporaryAllocation` keeps on the stack.
+  static let capacity = 16
 }
 
-/// Reads types and offsets at `index`; every method returns `nil` (or `false`) to give up.
-struct FastMeasurer {
+/// Reads types and offsets at `index`; every method returns `false` (or `nil`) to give up.
+struct FastScanner {
   let base: UnsafePointer<UInt8>
   let count: Int
   var index = 0
   let rules: LayoutRules
-  let maximumDepth: Int
-  var depth = 0
-  /// The caveats of the type being measured (reset by the caller per argument).
+  /// The deepest level accepted: the caller's limit, or the stack's.
+  let depthLimit: Int
+  let stack: UnsafeMutablePointer<FastNesting>
+
+  // The type just measured by `measure()`; `caveats` accumulates until the caller resets it.
+  var size = 0
+  var alignment = 1
+  var shape = TypeShape.other
   var caveats: LayoutCaveats = []
+  // The bitfield just measured, when `shape` is `.bitfield`: width, GNU bit offset and declared
+  // type code (0 for a NeXT bitfield).
+  var bitfieldWidth: UInt64 = 0
+  var bitfieldOffset: UInt64 = 0
+  var bitfieldType: UInt8 = 0
 
   @inline(__always)
-  init(base: UnsafePointer<UInt8>, count: Int, rules: LayoutRules, maximumDepth: Int) {
+  init(
+    base: UnsafePointer<UInt8>, count: Int, rules: LayoutRules, maximumDepth: Int,
+    stack: UnsafeMutablePointer<FastNesting>
+  ) {
     self.base = base
     self.count = count
     self.rules = rules
-    self.maximumDepth = maximumDepth
+    self.depthLimit = min(maximumDepth, FastNesting.capacity)
+    self.stack = stack
   }
 
   /// The byte at `index`, or 0 at the end (a 0 inside the input always makes the path give up).
@@ -53,164 +88,190 @@ struct FastMeasurer {
   @inline(__always)
   var isAtEnd: Bool { index >= count }
 
+  /// Reads one type at `index` into `size`, `alignment` and `shape`, adding its caveats to
+  /// `caveats`.
+  ///
+  /// A loop with two halves: the first reads the start of a type — a leaf is measured at once,
+  /// an opening node goes on the stack and the loop reads its inner type; the second completes
+  /// the nodes the leaf closes, innermost first, until the stack is empty (done) or an open
+  /// aggregate or nested signature wants its next type.
   @inline(__always)
-  mutating func enter() -> Bool {
-    depth &+= 1
-    return depth <= maximumDepth
-  }
-
-  /// Reads one type at `index`: primitives inline, anything else in ``measureComposite()``.
-  @inline(__always)
-  mutating func measure() -> FastMeasuredType? {
-    if let code = TypeCode(byte: peek()) {
-      index &+= 1
-      caveats.formUnion(rules.caveats(of: code))
-      let (size, alignment) = rules.primitive(code)
-      let shape: TypeShape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
-      return FastMeasuredType(size: size, alignment: alignment, shape: shape)
-    }
-    return measureComposite()
-  }
-
-  /// Reads one type that is not a primitive at `index`.
-  mutating func measureComposite() -> FastMeasuredType? {
-    let byte = peek()
-    switch byte {
-    case "r", "n", "N", "o", "O", "R", "V":
-      index &+= 1
-      guard enter(), let inner = measure() else { return nil }
-      depth &-= 1
-      return inner
-    case "^":
-      index &+= 1
-      // A pointer's size does not depend on its pointee, nor do its caveats.
-      let saved = caveats
-      guard enter(), measure() != nil else { return nil }
-      depth &-= 1
-      caveats = saved
-      return FastMeasuredType(size: rules.pointerSize, alignment: rules.pointerSize, shape: .other)
-    case "j", "A":
-      index &+= 1
-      guard enter(), let inner = measure() else { return nil }
-      depth &-= 1
-      if byte == "A" {
-        let (size, alignment) = rules.atomic((inner.size, inner.alignment))
-        return FastMeasuredType(size: size, alignment: alignment, shape: .aggregate)
-      }
-      guard let (size, alignment) = rules.complex((inner.size, inner.alignment)) else { return nil }
-      return FastMeasuredType(size: size, alignment: alignment, shape: .other)
-    case "[":
-      index &+= 1
-      guard let elementCount = number(), !isAtEnd, enter(), let element = measure() else { return nil }
-      depth &-= 1
-      guard peek() == "]" else { return nil }
-      index &+= 1
-      let layout = (size: element.size, alignment: element.alignment)
-      guard let (size, alignment) = rules.array(count: elementCount, element: layout) else { return nil }
-      return FastMeasuredType(size: size, alignment: alignment, shape: .array)
-    case "{", "(":
-      return measureAggregate(isUnion: byte == "(")
-    case "b":
-      index &+= 1
-      guard let first = number() else { return nil }
-      // GNU form: b<offset><integer type code><width>.
-      if isDigit(peek(at: index &+ 1)), let type = TypeCode(rawValue: peek()), type.isIntegral {
-        index &+= 1
-        guard let width = number(), width <= EncodingParser.maximumBitfieldWidth(of: type) else { return nil }
-        let (size, alignment) = rules.bitfieldUnit(declaredType: type, width: width)
-        return FastMeasuredType(
-          size: size, alignment: alignment, shape: .bitfield, bitfieldWidth: width, bitfieldOffset: first,
-          bitfieldType: type.rawValue)
-      }
-      guard first <= 128 else { return nil }
-      caveats.insert(.bitfieldUnitAssumed)
-      let (size, alignment) = rules.bitfieldUnit(declaredType: nil, width: first)
-      return FastMeasuredType(size: size, alignment: alignment, shape: .bitfield, bitfieldWidth: first)
-    case "@":
-      index &+= 1
-      switch peek() {
-      case "?":
-        index &+= 1
-        if peek() == "<" {
-          index &+= 1
-          guard enter() else { return nil }
-          // Nested signatures do not affect the block pointer's size or caveats.
-          let saved = caveats
-          var isEmpty = true
-          while true {
-            let next = peek()
-            if next == 0 { return nil }
-            if next == ">", !isEmpty {
-              index &+= 1
-              break
-            }
-            guard measure() != nil else { return nil }
-            isEmpty = false
-          }
-          caveats = saved
-          depth &-= 1
-        }
-      case "\"":
-        index &+= 1
-        while true {
-          let next = peek()
-          if next == "\"" { break }
-          // The end, or a byte a name check would look at.
-          if next == 0 || next >= 0x80 { return nil }
-          index &+= 1
-        }
-        index &+= 1
-      default:
-        break
-      }
-      return FastMeasuredType(size: rules.pointerSize, alignment: rules.pointerSize, shape: .other)
-    default:
-      // Primitives are read by `measure()`; anything else is an error.
-      return nil
-    }
-  }
-
-  /// `{name=fields}`, `(name=fields)`, `{name}` or `(name)` without quoted field names.
-  private mutating func measureAggregate(isUnion: Bool) -> FastMeasuredType? {
-    index &+= 1
-    guard enter() else { return nil }
-    let close: UInt8 = isUnion ? 0x29 : 0x7D
-    var byte = peek()
-    while byte != 0x3D && byte != close {
-      // The end, or a byte the name check (UTF-8 validation) would look at.
-      if byte == 0 || byte >= 0x80 { return nil }
-      index &+= 1
-      byte = peek()
-    }
-    index &+= 1
-    if byte == close {
-      depth &-= 1
-      caveats.insert(.fieldsNotEncoded)
-      return FastMeasuredType(size: 0, alignment: 1, shape: .aggregate)
-    }
-    var builder = AggregateLayout(rules: rules, isUnion: isUnion)
+  mutating func measure() -> Bool {
+    var depth = 0
+    // The nesting level of the next node: its parent's, plus the qualifiers read since.
+    var level = 0
     while true {
-      let next = peek()
-      if next == close {
-        index &+= 1
-        break
-      }
-      if next == 0 || next == 0x22 { return nil }
-      guard let field = measure() else { return nil }
-      if field.shape == .bitfield {
-        let declaredType = TypeCode(rawValue: field.bitfieldType)
-        let placed = builder.addBitfield(
-          bitOffset: declaredType == nil ? nil : field.bitfieldOffset, declaredType: declaredType,
-          width: field.bitfieldWidth)
-        guard placed != nil else { return nil }
+      guard index < count else { return false }
+      let byte = base[index]
+      index &+= 1
+      if let code = TypeCode(byte: byte) {
+        caveats.formUnion(rules.caveats(of: code))
+        (size, alignment) = rules.primitive(code)
+        shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
       } else {
-        guard builder.addField(size: field.size, alignment: field.alignment) != nil else { return nil }
+        switch byte {
+        case 0x72, 0x6E, 0x4E, 0x6F, 0x4F, 0x52, 0x56:  // r n N o O R V
+          level &+= 1
+          guard level <= depthLimit else { return false }
+          continue
+        case 0x5E:  // ^
+          guard push(.pointer, depth: &depth, level: &level) else { return false }
+          continue
+        case 0x6A:  // j
+          guard push(.complex, depth: &depth, level: &level) else { return false }
+          continue
+        case 0x41:  // A
+          guard push(.atomic, depth: &depth, level: &level) else { return false }
+          continue
+        case 0x5B:  // [
+          guard let elements = number(), !isAtEnd, push(.array, depth: &depth, level: &level) else { return false }
+          stack[depth &- 1].count = elements
+          continue
+        case 0x7B, 0x28:  // { (
+          let isUnion = byte == 0x28
+          let close: UInt8 = isUnion ? 0x29 : 0x7D
+          // The level is checked before the name is read, as the general scanner does.
+          guard level &+ 1 <= depthLimit else { return false }
+          var next = peek()
+          while next != 0x3D && next != close {
+            // The end, or a byte the name check (UTF-8 validation) would look at.
+            if next == 0 || next >= 0x80 { return false }
+            index &+= 1
+            next = peek()
+          }
+          index &+= 1
+          if next == close {
+            caveats.insert(.fieldsNotEncoded)
+            (size, alignment, shape) = (0, 1, .aggregate)
+          } else {
+            let first = peek()
+            if first == close {
+              // `{name=}`: no fields.
+              index &+= 1
+              (size, alignment, shape) = (0, 1, .aggregate)
+            } else {
+              if first == 0 || first == 0x22 { return false }
+              guard push(.aggregate, depth: &depth, level: &level) else { return false }
+              stack[depth &- 1].aggregate = AggregateLayout(isUnion: isUnion)
+              continue
+            }
+          }
+        case 0x62:  // b
+          guard bitfield() else { return false }
+        case 0x40:  // @
+          (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+          let next = peek()
+          if next == 0x3F {  // ?
+            index &+= 1
+            if peek() == 0x3C {  // <
+              index &+= 1
+              guard push(.nestedSignature, depth: &depth, level: &level) else { return false }
+              continue
+            }
+          } else if next == 0x22 {  // "
+            index &+= 1
+            while true {
+              let byte = peek()
+              if byte == 0x22 { break }
+              // The end, or a byte a name check would look at.
+              if byte == 0 || byte >= 0x80 { return false }
+              index &+= 1
+            }
+            index &+= 1
+          }
+        default:
+          // Anything else is an error (or `>` of an empty nested signature).
+          return false
+        }
       }
+      // Complete the open nodes with the type just measured.
+      completing: while depth > 0 {
+        let top = stack + (depth &- 1)
+        switch top.pointee.kind {
+        case .pointer:
+          (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+          caveats = top.pointee.savedCaveats
+        case .complex:
+          guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
+          (size, alignment, shape) = (total, elementAlignment, .other)
+        case .atomic:
+          (size, alignment) = rules.atomic((size, alignment))
+          shape = .aggregate
+        case .array:
+          guard peek() == 0x5D else { return false }  // ]
+          index &+= 1
+          guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
+          else { return false }
+          (size, alignment, shape) = (total, elementAlignment, .array)
+        case .aggregate:
+          let placed =
+            if shape == .bitfield {
+              top.pointee.aggregate.addBitfield(
+                bitOffset: bitfieldType == 0 ? nil : bitfieldOffset, declaredType: TypeCode(rawValue: bitfieldType),
+                width: bitfieldWidth, rules: rules)
+            } else {
+              top.pointee.aggregate.addField(size: size, alignment: alignment)
+            }
+          guard placed != nil else { return false }
+          let next = peek()
+          if next != (top.pointee.aggregate.isUnion ? 0x29 : 0x7D) {
+            if next == 0 || next == 0x22 { return false }
+            level = Int(top.pointee.level)
+            break completing
+          }
+          index &+= 1
+          caveats.formUnion(top.pointee.aggregate.caveats)
+          guard let (total, aggregateAlignment) = top.pointee.aggregate.finish() else { return false }
+          (size, alignment, shape) = (total, aggregateAlignment, .aggregate)
+        case .nestedSignature:
+          let next = peek()
+          if next != 0x3E {  // >
+            if next == 0 { return false }
+            level = Int(top.pointee.level)
+            break completing
+          }
+          index &+= 1
+          (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+          caveats = top.pointee.savedCaveats
+        }
+        depth &-= 1
+        level = depth > 0 ? Int(stack[depth &- 1].level) : 0
+      }
+      if depth == 0 { return true }
     }
-    depth &-= 1
-    caveats.formUnion(builder.caveats)
-    guard let (size, alignment) = builder.finish() else { return nil }
-    return FastMeasuredType(size: size, alignment: alignment, shape: .aggregate)
+  }
+
+  /// Opens a node one level below `level`; `false` beyond the depth limit.
+  @inline(__always)
+  mutating func push(_ kind: FastNesting.Kind, depth: inout Int, level: inout Int) -> Bool {
+    level &+= 1
+    guard level <= depthLimit else { return false }
+    let slot = stack + depth
+    slot.pointee.kind = kind
+    slot.pointee.level = Int32(truncatingIfNeeded: level)
+    slot.pointee.savedCaveats = caveats
+    depth &+= 1
+    return true
+  }
+
+  /// `b<width>` (NeXT) or `b<offset><type><width>` (GNU), after the `b`.
+  @inline(__always)
+  mutating func bitfield() -> Bool {
+    guard let first = number() else { return false }
+    // GNU form: b<offset><integer type code><width>.
+    if isDigit(peek(at: index &+ 1)), let type = TypeCode(rawValue: peek()), type.isIntegral {
+      index &+= 1
+      guard let width = number(), width <= EncodingParser.maximumBitfieldWidth(of: type) else { return false }
+      (size, alignment) = rules.bitfieldUnit(declaredType: type, width: width)
+      (bitfieldWidth, bitfieldOffset, bitfieldType) = (width, first, type.rawValue)
+    } else {
+      guard first <= 128 else { return false }
+      caveats.insert(.bitfieldUnitAssumed)
+      (size, alignment) = rules.bitfieldUnit(declaredType: nil, width: first)
+      (bitfieldWidth, bitfieldOffset, bitfieldType) = (first, 0, 0)
+    }
+    shape = .bitfield
+    return true
   }
 
   /// An unsigned decimal number without a leading zero (a lone `0` is allowed); `nil` when no
@@ -306,5 +367,191 @@ extension TypeCode {
     case 0x3F: self = .unknown
     default: return nil
     }
+  }
+}
+
+extension SignatureFrame {
+  /// Arguments the fast path holds before it makes the array (more: the general scanner runs).
+  static let fastArgumentCapacity = 16
+
+  /// The largest of the fast path's two temporary allocations, in bytes: at most 1 KiB stays
+  /// on the stack.
+  package static var fastPathStackBytes: Int {
+    max(
+      MemoryLayout<FastNesting>.stride * FastNesting.capacity,
+      MemoryLayout<Argument>.stride * fastArgumentCapacity)
+  }
+
+  /// The single pass over the encodings the fast path handles; `nil` when it gives up, before
+  /// anything is reported. The open nodes and the arguments live in the caller's stack frame
+  /// until the one array of arguments is made.
+  static func scanFast(
+    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int
+  ) -> SignatureFrame? {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+    return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
+      withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
+        var scanner = FastScanner(
+          base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
+        return scanner.scanSignature(into: arguments.baseAddress!)
+      }
+    }
+  }
+}
+
+/// The fast path's arguments: each is held until the offset after it is known, then settled by
+/// the shared ``FrameAssembler`` into the caller's buffer.
+struct FastArguments {
+  let base: UnsafePointer<UInt8>
+  let buffer: UnsafeMutablePointer<SignatureFrame.Argument>
+  var assembler: FrameAssembler
+  /// The bytes of the return type: `base[0..<returnEnd]`.
+  var returnEnd = 0
+  var settled = 0
+  /// How many arguments were pushed (settled or pending).
+  var pushed = 0
+  // The argument read but not settled.
+  var hasPending = false
+  var size = 0
+  var alignment = 1
+  var shape = TypeShape.other
+  var caveats: LayoutCaveats = []
+  var written: Int? = nil
+  var start = 0
+  var end = 0
+
+  @inline(__always)
+  init(base: UnsafePointer<UInt8>, buffer: UnsafeMutablePointer<SignatureFrame.Argument>, rules: LayoutRules) {
+    self.base = base
+    self.buffer = buffer
+    assembler = FrameAssembler(rules: rules)
+  }
+
+  /// Holds an argument whose type is `base[start..<end]`; settles the one before it. `false` to
+  /// give up (too many arguments, or a frame that overflows `Int`).
+  @inline(__always)
+  mutating func push(
+    size: Int, alignment: Int, shape: TypeShape, caveats: LayoutCaveats, written: Int?, start: Int, end: Int
+  ) -> Bool {
+    if hasPending, !settle(nextWritten: written) { return false }
+    (self.size, self.alignment, self.shape, self.caveats) = (size, alignment, shape, caveats)
+    (self.written, self.start, self.end) = (written, start, end)
+    hasPending = true
+    pushed &+= 1
+    return true
+  }
+
+  /// Settles the pending argument now that the offset after it is known.
+  @inline(__always)
+  mutating func settle(nextWritten: Int?) -> Bool {
+    guard settled < SignatureFrame.fastArgumentCapacity else { return false }
+    let (base, start, end, returnEnd) = (base, start, end, returnEnd)
+    let (argument, overflowed) = assembler.settle(
+      size: size, alignment: alignment, shape: shape, caveats: caveats, written: written, nextWritten: nextWritten
+    ) {
+      end &- start == returnEnd
+        && UnsafeBufferPointer(start: base + start, count: returnEnd).elementsEqual(
+          UnsafeBufferPointer(start: base, count: returnEnd))
+    }
+    // A frame that overflows `Int` is reported by the general scanner.
+    if overflowed { return false }
+    (buffer + settled).initialize(to: argument)
+    settled &+= 1
+    hasPending = false
+    return true
+  }
+}
+
+extension FastScanner {
+  /// The return type, the frame length, then each argument and its offsets; arguments are
+  /// settled one behind, when the offset after them is known.
+  @inline(__always)
+  mutating func scanSignature(into buffer: UnsafeMutablePointer<SignatureFrame.Argument>) -> SignatureFrame? {
+    var arguments = FastArguments(base: base, buffer: buffer, rules: rules)
+    var returnSize = 0
+    var returnAlignment = 1
+    var returnCaveats: LayoutCaveats = .unknownSize
+    var frame: Int? = nil
+    var hasReturn = false
+    // The type ranges of the first two arguments, for the kind.
+    var firstRange = 0..<0
+    var secondRange = 0..<0
+    var previous: Int? = nil
+
+    let first = base[0]
+    if isDigit(first) || first == 0x2B || first == 0x2D {
+      // No return type: an unencodable one.
+      hasReturn = true
+      guard let written = offset(previous: nil, frame: nil) else { return nil }
+      frame = written
+    }
+    while index < count {
+      let typeStart = index
+      caveats = []
+      guard measure() else { return nil }
+      let typeEnd = index
+      if !hasReturn {
+        (returnSize, returnAlignment, returnCaveats) = (size, alignment, caveats)
+        arguments.returnEnd = typeEnd
+        hasReturn = true
+        guard let written = offset(previous: nil, frame: nil) else { return nil }
+        frame = written
+        continue
+      }
+      if arguments.pushed == 0 {
+        firstRange = typeStart..<typeEnd
+      } else if arguments.pushed == 1 {
+        secondRange = typeStart..<typeEnd
+      }
+      var written: Int? = nil
+      let byte = peek()
+      if isDigit(byte) {
+        let runStart = index
+        if let whole = wholeOffset(previous: previous, frame: frame) {
+          written = whole
+          previous = whole
+        } else {
+          // A digit run holding the offsets of unencodable parameters after this one.
+          let splitter = OffsetRunSplitter(
+            digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart), previous: previous,
+            frame: frame)
+          let hasZeroSize = size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+          var pieces = OffsetPieces()
+          guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }),
+            arguments.push(
+              size: size, alignment: alignment, shape: shape, caveats: caveats, written: pieces[0], start: typeStart,
+              end: typeEnd)
+          else { return nil }
+          for piece in 1..<pieces.count {
+            guard
+              arguments.push(
+                size: 0, alignment: 1, shape: .unencodable, caveats: .unknownSize, written: pieces[piece],
+                start: typeEnd, end: typeEnd)
+            else { return nil }
+          }
+          previous = pieces[pieces.count - 1]
+          continue
+        }
+      } else if byte == 0x2B || byte == 0x2D {
+        // A signed offset: the general scanner reads it.
+        return nil
+      }
+      guard
+        arguments.push(
+          size: size, alignment: alignment, shape: shape, caveats: caveats, written: written, start: typeStart,
+          end: typeEnd)
+      else { return nil }
+    }
+    guard hasReturn, !arguments.hasPending || arguments.settle(nextWritten: frame) else { return nil }
+
+    let all = UnsafeBufferPointer(start: base, count: count)
+    let kind = SignatureFrame.Head.kind(SignatureFrame.Head(all, firstRange), SignatureFrame.Head(all, secondRange))
+    let returnValue = arguments.assembler.returnValue(
+      size: returnSize, alignment: returnAlignment, caveats: returnCaveats)
+    return SignatureFrame(
+      kind: kind, returnValue: returnValue,
+      arguments: [SignatureFrame.Argument](UnsafeBufferPointer(start: buffer, count: arguments.settled)),
+      frameLength: arguments.assembler.running, writtenFrameLength: frame,
+      offsetsMatch: arguments.assembler.offsetsMatch(frame: frame))
   }
 }

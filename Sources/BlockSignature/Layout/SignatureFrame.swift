@@ -132,7 +132,7 @@ public struct SignatureFrame: Hashable, Sendable {
     self = scanned.frame
   }
 
-  private init(
+  init(
     kind: SignatureEncoding.Kind, returnValue: Value, arguments: [Argument], frameLength: Int,
     writtenFrameLength: Int?, offsetsMatch: Bool
   ) {
@@ -168,7 +168,7 @@ extension SignatureFrame {
   }
 
   /// How a type begins, qualifiers skipped: what ``SignatureEncoding/kind`` looks at.
-  private enum Head {
+  enum Head {
     case block, object, selector, other
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
@@ -184,6 +184,32 @@ extension SignatureFrame {
       default: self = .other
       }
     }
+
+    /// What the signature describes, from the heads of its first two arguments.
+    static func kind(_ first: Head, _ second: Head) -> SignatureEncoding.Kind {
+      switch (first, second) {
+      case (.block, _): .block
+      case (.object, .selector): .method
+      default: .types
+      }
+    }
+  }
+
+  /// The fast path alone: `nil` where it hands over to the general scanner (for tests and
+  /// benchmarks that check it covers what clang writes).
+  package static func scanningFastPathOnly(
+    _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
+  ) -> SignatureFrame? {
+    scanFast(bytes, rules: LayoutRules(model), maximumDepth: options.maximumNestingDepth)
+  }
+
+  /// The general scanner alone, as ``init(parsingBytes:for:options:)`` runs it when the fast
+  /// path gives up.
+  package static func scanningGeneralPathOnly(
+    _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
+  ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
+    var scanner = FrameScanner(bytes: bytes, rules: LayoutRules(model), options: options)
+    return try scanner.run()
   }
 
   /// The single pass. Parse errors are thrown at once; the first size overflow (in the order
@@ -195,8 +221,7 @@ extension SignatureFrame {
   ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
     // The fast path first: it gives up (nil) on anything it does not handle, errors included,
     // and the general scanner then starts over and reports what the tree parser reports.
-    var fast = FrameScanner(bytes: bytes, rules: rules, options: options)
-    if let frame = fast.runFast(maximumDepth: options.maximumNestingDepth) { return (frame, nil) }
+    if let frame = scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) { return (frame, nil) }
     var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
     return try scanner.run()
   }
@@ -209,13 +234,8 @@ extension SignatureFrame {
     var parser: EncodingParser
     var arguments: [Argument] = []
     var pending: Pending? = nil
-    var running = 0
-    /// The written offset and slot of the last settled argument (what `arguments.last` holds).
-    var lastWritten: Int? = nil
-    var lastSlot = 0
-    var offsetsMatch = true
+    var assembler: FrameAssembler
     var returnRange = 0..<0
-    var returnHiddenSize: Int? = nil
     var firstHead = Head.other
     var secondHead = Head.other
     // The first overflow, keyed by (argument index, phase): -1 is the return value; phase 0 the
@@ -227,6 +247,7 @@ extension SignatureFrame {
       self.bytes = bytes
       self.rules = rules
       parser = EncodingParser(Cursor(bytes), options: options)
+      assembler = FrameAssembler(rules: rules)
     }
 
     mutating func record(_ key: (Int, Int), _ range: Range<Int>) {
@@ -287,96 +308,15 @@ extension SignatureFrame {
       return (result, overflow)
     }
 
-    /// The single pass over the encodings the fast path handles (see `FastMeasurer`); `nil`
-    /// when it gives up, before anything is reported.
-    mutating func runFast(maximumDepth: Int) -> SignatureFrame? {
-      guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-      var measurer = FastMeasurer(base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth)
-      let first = base[0]
-      let returnType: MeasuredType
-      if isDigit(first) || first == "+" || first == "-" {
-        returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
-        measurer.caveats = .unknownSize
-      } else {
-        guard let type = measurer.measure() else { return nil }
-        returnType = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
-      }
-      let returnCaveats = measurer.caveats
-      returnRange = 0..<measurer.index
-      guard let frame = measurer.offset(previous: nil, frame: nil) else { return nil }
-
-      arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
-      var previous: Int? = nil
-      while !measurer.isAtEnd {
-        let typeStart = measurer.index
-        measurer.caveats = []
-        guard let type = measurer.measure() else { return nil }
-        let typeRange = typeStart..<measurer.index
-        let index = arguments.count + (pending == nil ? 0 : 1)
-        let head = index < 2 ? Head(bytes, typeRange) : .other
-        let measured = MeasuredType(size: type.size, alignment: type.alignment, shape: type.shape)
-        let runStart = measurer.index
-        guard isDigit(measurer.peek()) else {
-          // No offset (a signed one goes to the general scanner).
-          if measurer.peek() == "+" || measurer.peek() == "-" { return nil }
-          push(
-            Pending(type: measured, caveats: measurer.caveats, written: nil, typeRange: typeRange), head: head)
-          continue
-        }
-        if let whole = measurer.wholeOffset(previous: previous, frame: frame) {
-          push(
-            Pending(type: measured, caveats: measurer.caveats, written: whole, typeRange: typeRange), head: head)
-          previous = whole
-          continue
-        }
-        let splitter = OffsetRunSplitter(
-          digits: UnsafeBufferPointer(start: base + runStart, count: measurer.index &- runStart),
-          previous: previous, frame: frame)
-        // Unencodable parameters recovered from the digit run, as the general scanner does.
-        let hasZeroSize =
-          type.size == 0 && measurer.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
-        var pieces = OffsetPieces()
-        guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }) else { return nil }
-        push(
-          Pending(type: measured, caveats: measurer.caveats, written: pieces[0], typeRange: typeRange), head: head)
-        for piece in 1..<pieces.count {
-          push(
-            Pending(
-              type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
-              written: pieces[piece], typeRange: typeRange.upperBound..<typeRange.upperBound),
-            head: .other)
-        }
-        previous = pieces[pieces.count - 1]
-      }
-      if let argument = pending { settle(argument, nextWritten: frame) }
-      // A frame that overflows `Int` is reported by the general scanner.
-      guard overflow == nil else { return nil }
-      return finish(returnType: returnType, returnCaveats: returnCaveats, frame: frame)
-    }
-
     /// The frame, once every argument is settled.
     mutating func finish(
       returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?
     ) -> SignatureFrame {
-      var returnValue = Value(size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
-      if let size = returnHiddenSize, size != returnValue.size {
-        returnValue.size = size
-        returnValue.caveats.insert(.layoutHidden)
-      }
-      if let frame {
-        let expected = ArgumentOffsets.expectedFrameLength(
-          lastWritten: lastWritten, lastSlot: lastSlot, computed: running)
-        if frame != expected { offsetsMatch = false }
-      }
-      let kind: SignatureEncoding.Kind =
-        switch (firstHead, secondHead) {
-        case (.block, _): .block
-        case (.object, .selector): .method
-        default: .types
-        }
+      let returnValue = assembler.returnValue(
+        size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
       return SignatureFrame(
-        kind: kind, returnValue: returnValue, arguments: takeArguments(), frameLength: running,
-        writtenFrameLength: frame, offsetsMatch: offsetsMatch)
+        kind: Head.kind(firstHead, secondHead), returnValue: returnValue, arguments: takeArguments(),
+        frameLength: assembler.running, writtenFrameLength: frame, offsetsMatch: assembler.offsetsMatch(frame: frame))
     }
 
     /// Moves the arguments out (no retain for the result, no release when the scanner ends).
@@ -398,34 +338,90 @@ extension SignatureFrame {
 
     /// Settles `argument` now that the offset after it is known.
     mutating func settle(_ argument: Pending, nextWritten: Int?) {
-      let index = arguments.count
-      var size = argument.size
-      var alignment = argument.alignment
-      var caveats = argument.caveats
-      var slot = rules.parameterSlot(size: size, shape: argument.shape)
-      let finding = ArgumentOffsets.reconcile(
-        slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: argument.shape,
-        written: argument.written, nextWritten: nextWritten)
-      if case .hiddenLayout(let observed) = finding, returnHiddenSize == nil,
+      let index = assembler.count
+      let (settled, overflowed) = assembler.settle(
+        size: argument.size, alignment: argument.alignment, shape: argument.shape, caveats: argument.caveats,
+        written: argument.written, nextWritten: nextWritten
+      ) {
         UnsafeBufferPointer(rebasing: bytes[argument.typeRange]).elementsEqual(
           UnsafeBufferPointer(rebasing: bytes[returnRange]))
-      {
-        returnHiddenSize = observed
       }
-      if let written = argument.written {
-        let expected = ArgumentOffsets.expectedOffset(
-          index: index, previousWritten: lastWritten, previousSlot: lastSlot, computed: running)
-        if written != expected { offsetsMatch = false }
-      }
-      lastWritten = argument.written
-      lastSlot = slot
-      arguments.append(
-        Argument(
-          size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
-          writtenOffset: argument.written))
-      let (sum, overflowed) = running.addingReportingOverflow(slot)
+      arguments.append(settled)
       if overflowed { record((index, 1), 0..<bytes.count) }
-      running = sum
     }
+  }
+}
+
+/// The signature-level bookkeeping both scanners share: each argument's slot and offset, settled
+/// once the offset written after it is known, whether the written offsets agree with clang's
+/// rules, and the return value's size when the offsets reveal a hidden layout.
+struct FrameAssembler {
+  let rules: LayoutRules
+  /// The arguments settled so far.
+  private(set) var count = 0
+  /// The frame offset of the next argument: the sum of the slots so far.
+  private(set) var running = 0
+  /// The written offset and slot of the last settled argument.
+  private var lastWritten: Int? = nil
+  private var lastSlot = 0
+  private var offsetsAgree = true
+  /// The size the offsets show for an aggregate argument spelled as the return type.
+  private var returnHiddenSize: Int? = nil
+
+  @inline(__always)
+  init(rules: LayoutRules) {
+    self.rules = rules
+  }
+
+  /// Settles the next argument; `isReturnType` tells (only when an aggregate's offsets show a
+  /// hidden layout) whether its encoding is the return type's. `overflowed` is true when the
+  /// frame offset after it overflows `Int`.
+  @inline(__always)
+  mutating func settle(
+    size: Int, alignment: Int, shape: TypeShape, caveats: LayoutCaveats, written: Int?, nextWritten: Int?,
+    isReturnType: () -> Bool
+  ) -> (argument: SignatureFrame.Argument, overflowed: Bool) {
+    var size = size
+    var alignment = alignment
+    var caveats = caveats
+    var slot = rules.parameterSlot(size: size, shape: shape)
+    let finding = ArgumentOffsets.reconcile(
+      slot: &slot, size: &size, alignment: &alignment, caveats: &caveats, shape: shape, written: written,
+      nextWritten: nextWritten)
+    if case .hiddenLayout(let observed) = finding, returnHiddenSize == nil, isReturnType() {
+      returnHiddenSize = observed
+    }
+    if let written {
+      let expected = ArgumentOffsets.expectedOffset(
+        index: count, previousWritten: lastWritten, previousSlot: lastSlot, computed: running)
+      if written != expected { offsetsAgree = false }
+    }
+    lastWritten = written
+    lastSlot = slot
+    let argument = SignatureFrame.Argument(
+      size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running, writtenOffset: written)
+    let (sum, overflowed) = running.addingReportingOverflow(slot)
+    running = sum
+    count &+= 1
+    return (argument, overflowed)
+  }
+
+  /// The return value, with the size an argument of the same encoding showed, if any.
+  @inline(__always)
+  func returnValue(size: Int, alignment: Int, caveats: LayoutCaveats) -> SignatureFrame.Value {
+    var value = SignatureFrame.Value(size: size, alignment: alignment, caveats: caveats)
+    if let hidden = returnHiddenSize, hidden != size {
+      value.size = hidden
+      value.caveats.insert(.layoutHidden)
+    }
+    return value
+  }
+
+  /// Whether every written offset, and the written frame length if any, agree with the slots.
+  @inline(__always)
+  func offsetsMatch(frame: Int?) -> Bool {
+    guard let frame else { return offsetsAgree }
+    let expected = ArgumentOffsets.expectedFrameLength(lastWritten: lastWritten, lastSlot: lastSlot, computed: running)
+    return offsetsAgree && frame == expected
   }
 }

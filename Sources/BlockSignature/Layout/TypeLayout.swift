@@ -213,11 +213,11 @@ struct LayoutEngine {
   mutating func aggregate(
     _ fields: [TypeEncoding.Field], isUnion: Bool, of type: TypeEncoding, recordOffset: (Int) -> Void
   ) throws(LayoutError) -> (size: Int, alignment: Int) {
-    var builder = AggregateLayout(rules: rules, isUnion: isUnion)
+    var builder = AggregateLayout(isUnion: isUnion)
     for field in fields {
       let start: Int?
       if case .bitfield(let bitfield) = field.type.unqualified {
-        start = builder.addBitfield(bitfield)
+        start = builder.addBitfield(bitfield, rules: rules)
       } else {
         let (size, alignment) = try measure(field.type)
         start = builder.addField(size: size, alignment: alignment)
@@ -237,6 +237,8 @@ func roundUp(_ value: Int, to alignment: Int) -> Int? {
   guard alignment > 1 else { return value }
   let (sum, overflowed) = value.addingReportingOverflow(alignment - 1)
   if overflowed { return nil }
+  // Alignments are powers of two but for sizes recovered from a frame: no division for those.
+  if alignment & (alignment &- 1) == 0 { return sum & ~(alignment &- 1) }
   return sum - sum % alignment
 }
 
