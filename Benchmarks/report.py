@@ -144,6 +144,63 @@ def main():
     print("running the ordo-one benchmarks...", file=sys.stderr)
     benchmarks = run_benchmarks()
     print_table(corpus, peers, status, benchmarks, timings)
+    sys.exit(check_targets(corpus, peers, status, benchmarks, timings))
+
+
+# Allocation budgets: malloc counts are exact (not timings), so a run fails (exit 2) when an
+# operation documented as allocation-free, or as allocating only its result, allocates more.
+ALLOCATION_BUDGETS = [
+    ("Layout/fast-parse+layout/", 1.0, "SignatureFrame: the arguments array only"),
+    ("Compatibility/check-", 0.0, "check without diagnostics (clean pairs)"),
+]
+
+
+def check_targets(corpus, peers, status, benchmarks, timings):
+    """Prints issue 6's targets against this run and the allocation budgets; returns 2 when a
+    budget is exceeded (the speed targets are reported, not enforced: timings are noisy)."""
+    n = len(corpus)
+    whole = count_ours(status, corpus)
+    fast = per_op(benchmarks, "Layout/fast-parse+layout/corpus", n)
+    lines = ["", "| target (issue 6) | this run | met |", "|---|---|---|"]
+
+    def row(target, measured, met):
+        lines.append(f"| {target} | {measured} | {'yes' if met else 'no'} |")
+
+    row("≤ 100 ns per signature, parse + layout, whole corpus",
+        f"{fmt(fast)} ns (single pass)", fast is not None and fast <= 100)
+    for peer, factor, label in (("libobjc", 3, "GCC libobjc"), ("gnustep", 10, "GNUstep")):
+        ours_ns = per_op(benchmarks, f"Layout/fast-parse+layout/{peer}-subset", len(peers[peer]["subset"]))
+        ratio = timings[peer]["median"] / ours_ns if ours_ns else None
+        row(f"≥ {factor}× faster than {label} on its subset",
+            f"{fmt(ratio, 2)}× ({fmt(timings[peer]['median'])} vs {fmt(ours_ns)} ns)",
+            ratio is not None and ratio >= factor)
+    row("100 % of the corpus answered, none wrong",
+        f"{whole['answered']}/{whole['total']} answered, {whole['wrong']} wrong, {whole['estimate']} flagged estimates",
+        whole["answered"] == whole["total"] and whole["wrong"] == 0)
+    failures = 0
+    lines += ["", "| allocation budget | operation | mallocs/op | budget | within |", "|---|---|---|---|---|"]
+    for prefix, budget, what in ALLOCATION_BUDGETS:
+        for name in sorted(b for b in benchmarks if b.startswith(prefix)):
+            if prefix == "Compatibility/check-" and not name.endswith("/clean"):
+                continue
+            entry = benchmarks[name].get("Malloc (total)")
+            if entry is None:
+                continue
+            label = name.rsplit("/", 1)[1]
+            count = {"corpus": n}.get(label)
+            if count is None:
+                count = (clean_counts().get(name.split("/")[1].removeprefix("check-"), 0) if label == "clean"
+                         else len(peers[label.removesuffix("-subset")]["subset"]) if label.endswith("-subset")
+                         else sum(r["kind"] == label.rstrip("s") for r in corpus))
+            mallocs = entry["scorePercentiles"]["50.0"] / count if count else None
+            within = mallocs is not None and mallocs <= budget + 1e-9
+            failures += not within
+            lines.append(f"| {what} | {name} | {fmt(mallocs, 2)} | {budget:g} | {'yes' if within else 'NO'} |")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(WORK, "table.md"), "a") as f:
+        f.write(text + "\n")
+    return 2 if failures else 0
 
 
 def frame_of(signature):

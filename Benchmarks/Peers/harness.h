@@ -17,6 +17,9 @@
 //                              crashed when repeated, then the mean over lines of each line's
 //                              median and the number of crashed lines. For peers whose state
 //                              breaks when many signatures go through one process (GNUstep).
+//   driver repeat FILE PASSES  PASSES untimed passes over the lines in one process, for
+//                              instruction counts under callgrind (run with two values of PASSES
+//                              and divide the difference by the extra signatures)
 //
 // Lines are signatures as clang wrote them; a signature never contains a newline.
 #ifndef BENCH_PEER_HARNESS_H
@@ -211,12 +214,21 @@ static int bench_each(const char *path, int repeats) {
   return 0;
 }
 
+static int repeat(const char *path, long passes) {
+  size_t count;
+  char **lines = read_lines(path, &count);
+  if (passes > 0 && count > 0) run_pass(lines, count, passes);
+  printf("%s\t%zu\t%ld\n", PEER_NAME, count, passes);
+  return 0;
+}
+
 static int harness_main(int argc, char **argv) {
+  if (argc >= 4 && strcmp(argv[1], "repeat") == 0) return repeat(argv[2], atol(argv[3]));
   if (argc >= 3 && strcmp(argv[1], "probe") == 0) return probe(argv[2]);
   if (argc >= 4 && strcmp(argv[1], "bench") == 0) return bench(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 5);
   if (argc >= 4 && strcmp(argv[1], "bench-each") == 0)
     return bench_each(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 5);
-  fprintf(stderr, "usage: %s probe FILE | bench FILE REPEATS | bench-each FILE REPEATS\n", argv[0]);
+  fprintf(stderr, "usage: %s probe FILE | bench FILE REPEATS | bench-each FILE REPEATS | repeat FILE PASSES\n", argv[0]);
   return 64;
 }
 

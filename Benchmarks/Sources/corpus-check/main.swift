@@ -4,9 +4,10 @@
 //   corpus-check --summary  counts only
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
-//   corpus-check --repeat MODE N  runs MODE (parse, tree, fast) N times over the corpus and prints
-//                           a checksum: for instruction counts, run under valgrind with two values
-//                           of N and divide the difference by N × 4200
+//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast) N times over the corpus (or
+//                           the signatures of FILE, one per line) and prints a checksum: for
+//                           instruction counts, run under valgrind with two values of N and divide
+//                           the difference by the extra signatures
 //
 // A signature is answered when it parses and lays out without an error; it is correct (OK) when
 // the argument count, the return size and alignment (size only for void), each argument's size
@@ -103,7 +104,14 @@ if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.argu
 {
   let mode = CommandLine.arguments[flag + 1]
   do {
-    let packed = PackedSignatures(try Corpus.load().map(\.signature))
+    let signatures =
+      if CommandLine.arguments.count > flag + 3 {
+        try String(contentsOfFile: CommandLine.arguments[flag + 3], encoding: .utf8)
+          .split(separator: "\n").map(String.init)
+      } else {
+        try Corpus.load().map(\.signature)
+      }
+    let packed = PackedSignatures(signatures)
     var checksum = 0
     for _ in 0..<passes {
       for index in 0..<packed.count {

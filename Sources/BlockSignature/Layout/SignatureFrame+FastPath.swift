@@ -399,159 +399,136 @@ extension SignatureFrame {
   }
 }
 
-/// The fast path's arguments: each is held until the offset after it is known, then settled by
-/// the shared ``FrameAssembler`` into the caller's buffer.
-struct FastArguments {
-  let base: UnsafePointer<UInt8>
-  let buffer: UnsafeMutablePointer<SignatureFrame.Argument>
-  var assembler: FrameAssembler
-  /// The bytes of the return type: `base[0..<returnEnd]`.
-  var returnEnd = 0
-  var settled = 0
-  /// How many arguments were pushed (settled or pending).
-  var pushed = 0
-  // The argument read but not settled.
-  var hasPending = false
-  var size = 0
-  var alignment = 1
-  var shape = TypeShape.other
-  var caveats: LayoutCaveats = []
-  var written: Int? = nil
-  var start = 0
-  var end = 0
-
-  @inline(__always)
-  init(base: UnsafePointer<UInt8>, buffer: UnsafeMutablePointer<SignatureFrame.Argument>, rules: LayoutRules) {
-    self.base = base
-    self.buffer = buffer
-    assembler = FrameAssembler(rules: rules)
-  }
-
-  /// Holds an argument whose type is `base[start..<end]`; settles the one before it. `false` to
-  /// give up (too many arguments, or a frame that overflows `Int`).
-  @inline(__always)
-  mutating func push(
-    size: Int, alignment: Int, shape: TypeShape, caveats: LayoutCaveats, written: Int?, start: Int, end: Int
-  ) -> Bool {
-    if hasPending, !settle(nextWritten: written) { return false }
-    (self.size, self.alignment, self.shape, self.caveats) = (size, alignment, shape, caveats)
-    (self.written, self.start, self.end) = (written, start, end)
-    hasPending = true
-    pushed &+= 1
-    return true
-  }
-
-  /// Settles the pending argument now that the offset after it is known.
-  @inline(__always)
-  mutating func settle(nextWritten: Int?) -> Bool {
-    guard settled < SignatureFrame.fastArgumentCapacity else { return false }
-    let (base, start, end, returnEnd) = (base, start, end, returnEnd)
-    let (argument, overflowed) = assembler.settle(
-      size: size, alignment: alignment, shape: shape, caveats: caveats, written: written, nextWritten: nextWritten
-    ) {
-      end &- start == returnEnd
-        && UnsafeBufferPointer(start: base + start, count: returnEnd).elementsEqual(
-          UnsafeBufferPointer(start: base, count: returnEnd))
-    }
-    // A frame that overflows `Int` is reported by the general scanner.
-    if overflowed { return false }
-    (buffer + settled).initialize(to: argument)
-    settled &+= 1
-    hasPending = false
-    return true
-  }
-}
-
 extension FastScanner {
-  /// The return type, the frame length, then each argument and its offsets; arguments are
-  /// settled one behind, when the offset after them is known.
+  /// The return type, the frame length, then each argument and its offsets. An argument is
+  /// written to `buffer` as soon as its type is read and settled in place (slot, offset) once
+  /// the offset after it is known. Few values live across the loop, so that they stay in
+  /// registers: optional offsets are -1 when absent.
   @inline(__always)
   mutating func scanSignature(into buffer: UnsafeMutablePointer<SignatureFrame.Argument>) -> SignatureFrame? {
-    var arguments = FastArguments(base: base, buffer: buffer, rules: rules)
-    var returnSize = 0
-    var returnAlignment = 1
-    var returnCaveats: LayoutCaveats = .unknownSize
-    var frame: Int? = nil
-    var hasReturn = false
-    // The type ranges of the first two arguments, for the kind.
-    var firstRange = 0..<0
-    var secondRange = 0..<0
-    var previous: Int? = nil
+    var assembler = FrameAssembler(rules: rules)
+    let capacity = SignatureFrame.fastArgumentCapacity
+    // Arguments written to `buffer`; the last one is pending (not settled) when `pending`.
+    var pushed = 0
+    var pending = false
+    var pendingShape = TypeShape.other
+    var pendingStart = 0
+    var pendingEnd = 0
+    var heads = (SignatureFrame.Head.other, SignatureFrame.Head.other)
+    var frame = -1
+    var previous = -1
 
+    // The return value.
     let first = base[0]
+    let returnValue: SignatureFrame.Value
+    let returnEnd: Int
     if isDigit(first) || first == 0x2B || first == 0x2D {
       // No return type: an unencodable one.
-      hasReturn = true
-      guard let written = offset(previous: nil, frame: nil) else { return nil }
-      frame = written
+      returnValue = SignatureFrame.Value(size: 0, alignment: 1, caveats: .unknownSize)
+      returnEnd = 0
+    } else {
+      caveats = []
+      guard measure() else { return nil }
+      returnValue = SignatureFrame.Value(size: size, alignment: alignment, caveats: caveats)
+      returnEnd = index
     }
+    if index < count {
+      let byte = base[index]
+      if isDigit(byte) {
+        guard let value = wholeOffset(previous: nil, frame: nil) else { return nil }
+        frame = value
+      } else if byte == 0x2B || byte == 0x2D {
+        return nil
+      }
+    }
+
+    /// Settles the pending argument, `buffer[pushed - 1]`, now that the offset after it is known.
+    @inline(__always)
+    func settle(_ nextWritten: Int) -> Bool {
+      let argument = buffer + (pushed &- 1)
+      let (start, end) = (pendingStart, pendingEnd)
+      let (settled, overflowed) = assembler.settle(
+        size: argument.pointee.size, alignment: argument.pointee.alignment, shape: pendingShape,
+        caveats: argument.pointee.caveats, written: argument.pointee.writtenOffset,
+        nextWritten: nextWritten < 0 ? nil : nextWritten
+      ) {
+        end &- start == returnEnd
+          && UnsafeBufferPointer(start: base + start, count: returnEnd).elementsEqual(
+            UnsafeBufferPointer(start: base, count: returnEnd))
+      }
+      argument.pointee = settled
+      pending = false
+      // A frame that overflows `Int` is reported by the general scanner.
+      return !overflowed
+    }
+
+    /// Writes the next argument, settling the one before it.
+    @inline(__always)
+    func push(_ size: Int, _ alignment: Int, _ shape: TypeShape, _ caveats: LayoutCaveats, _ written: Int) -> Bool {
+      if pending, !settle(written) { return false }
+      guard pushed < capacity else { return false }
+      (buffer + pushed).initialize(
+        to: SignatureFrame.Argument(
+          size: size, alignment: alignment, caveats: caveats, slotSize: 0, offset: 0,
+          writtenOffset: written < 0 ? nil : written))
+      pushed &+= 1
+      pending = true
+      pendingShape = shape
+      return true
+    }
+
     while index < count {
       let typeStart = index
       caveats = []
       guard measure() else { return nil }
       let typeEnd = index
-      if !hasReturn {
-        (returnSize, returnAlignment, returnCaveats) = (size, alignment, caveats)
-        arguments.returnEnd = typeEnd
-        hasReturn = true
-        guard let written = offset(previous: nil, frame: nil) else { return nil }
-        frame = written
-        continue
+      if pushed < 2 {
+        let head = SignatureFrame.Head(UnsafeBufferPointer(start: base, count: count), typeStart..<typeEnd)
+        if pushed == 0 { heads.0 = head } else { heads.1 = head }
       }
-      if arguments.pushed == 0 {
-        firstRange = typeStart..<typeEnd
-      } else if arguments.pushed == 1 {
-        secondRange = typeStart..<typeEnd
-      }
-      var written: Int? = nil
-      let byte = peek()
-      if isDigit(byte) {
-        let runStart = index
-        if let whole = wholeOffset(previous: previous, frame: frame) {
-          written = whole
-          previous = whole
-        } else {
-          // A digit run holding the offsets of unencodable parameters after this one.
-          let splitter = OffsetRunSplitter(
-            digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart), previous: previous,
-            frame: frame)
-          let hasZeroSize = size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
-          var pieces = OffsetPieces()
-          guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }),
-            arguments.push(
-              size: size, alignment: alignment, shape: shape, caveats: caveats, written: pieces[0], start: typeStart,
-              end: typeEnd)
-          else { return nil }
-          for piece in 1..<pieces.count {
-            guard
-              arguments.push(
-                size: 0, alignment: 1, shape: .unencodable, caveats: .unknownSize, written: pieces[piece],
-                start: typeEnd, end: typeEnd)
+      var written = -1
+      if index < count {
+        let byte = base[index]
+        if isDigit(byte) {
+          let runStart = index
+          if let whole = wholeOffset(previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame) {
+            written = whole
+            previous = whole
+          } else {
+            // A digit run holding the offsets of unencodable parameters after this one.
+            let splitter = OffsetRunSplitter(
+              digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart),
+              previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame)
+            let hasZeroSize = size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+            var pieces = OffsetPieces()
+            guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }),
+              push(size, alignment, shape, caveats, pieces[0])
             else { return nil }
+            (pendingStart, pendingEnd) = (typeStart, typeEnd)
+            for piece in 1..<pieces.count {
+              guard push(0, 1, .unencodable, .unknownSize, pieces[piece]) else { return nil }
+              (pendingStart, pendingEnd) = (typeEnd, typeEnd)
+            }
+            previous = pieces[pieces.count - 1]
+            continue
           }
-          previous = pieces[pieces.count - 1]
-          continue
+        } else if byte == 0x2B || byte == 0x2D {
+          // A signed offset: the general scanner reads it.
+          return nil
         }
-      } else if byte == 0x2B || byte == 0x2D {
-        // A signed offset: the general scanner reads it.
-        return nil
       }
-      guard
-        arguments.push(
-          size: size, alignment: alignment, shape: shape, caveats: caveats, written: written, start: typeStart,
-          end: typeEnd)
-      else { return nil }
+      guard push(size, alignment, shape, caveats, written) else { return nil }
+      (pendingStart, pendingEnd) = (typeStart, typeEnd)
     }
-    guard hasReturn, !arguments.hasPending || arguments.settle(nextWritten: frame) else { return nil }
+    if pending, !settle(frame) { return nil }
 
-    let all = UnsafeBufferPointer(start: base, count: count)
-    let kind = SignatureFrame.Head.kind(SignatureFrame.Head(all, firstRange), SignatureFrame.Head(all, secondRange))
-    let returnValue = arguments.assembler.returnValue(
-      size: returnSize, alignment: returnAlignment, caveats: returnCaveats)
+    let writtenFrame = frame < 0 ? nil : frame
     return SignatureFrame(
-      kind: kind, returnValue: returnValue,
-      arguments: [SignatureFrame.Argument](UnsafeBufferPointer(start: buffer, count: arguments.settled)),
-      frameLength: arguments.assembler.running, writtenFrameLength: frame,
-      offsetsMatch: arguments.assembler.offsetsMatch(frame: frame))
+      kind: SignatureFrame.Head.kind(heads.0, heads.1),
+      returnValue: assembler.returnValue(
+        size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats),
+      arguments: [SignatureFrame.Argument](UnsafeBufferPointer(start: buffer, count: pushed)),
+      frameLength: assembler.running, writtenFrameLength: writtenFrame,
+      offsetsMatch: assembler.offsetsMatch(frame: writtenFrame))
   }
 }
