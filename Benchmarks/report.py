@@ -16,6 +16,8 @@ Steps:
 import glob
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -144,7 +146,48 @@ def main():
     print("running the ordo-one benchmarks...", file=sys.stderr)
     benchmarks = run_benchmarks()
     print_table(corpus, peers, status, benchmarks, timings)
+    if os.environ.get("BENCH_INSTRUCTIONS", "1") != "0" and shutil.which("valgrind"):
+        print("counting instructions under callgrind...", file=sys.stderr)
+        print_instructions(corpus, peers)
     sys.exit(check_targets(corpus, peers, status, benchmarks, timings))
+
+
+def instructions(command, passes=4):
+    """Instructions one pass over the inputs costs, from callgrind's totals for `passes` passes
+    and for none (so loading and start-up cancel out)."""
+    totals = []
+    for count in (passes, 0):
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                             + command(count), capture_output=True, text=True)
+        match = re.search(r"Collected : (\d+)", out.stderr)
+        if match is None:
+            raise SystemExit(f"callgrind failed on {command(count)}: {out.stderr[-500:]}")
+        totals.append(int(match.group(1)))
+    return (totals[0] - totals[1]) / passes
+
+
+def print_instructions(corpus, peers):
+    """Instructions per signature (callgrind): exact and repeatable on a shared machine, where
+    wall-clock times move by tens of percent. GNUstep is left out: it crashes once many
+    different signatures go through one process (see bench-each)."""
+    # valgrind 3.19 cannot read the DWARF 5 Swift writes: count on a copy without it.
+    checker = os.path.join(WORK, "corpus-check-stripped")
+    subprocess.run(["objcopy", "--strip-debug", os.path.join(HERE, ".build", "release", "corpus-check"), checker],
+                   check=True)
+    subset = os.path.join(WORK, "subset-libobjc.txt")
+    n_subset = len(peers["libobjc"]["subset"])
+    rows = []
+    for mode, label in (("fast", "single pass (SignatureFrame)"), ("tree", "parse + layout (tree)")):
+        whole = instructions(lambda p: [checker, "--repeat", mode, str(p)]) / len(corpus)
+        rows.append(f"| {label} | corpus ({len(corpus)}) | {whole:.0f} | — | — |")
+        ours = instructions(lambda p: [checker, "--repeat", mode, str(p), subset]) / n_subset
+        theirs = instructions(lambda p: [os.path.join(WORK, "libobjc-driver"), "repeat", subset, str(p)]) / n_subset
+        rows.append(f"| {label} | libobjc-subset ({n_subset}) | {ours:.0f} | {theirs:.0f} | {theirs / ours:.2f} |")
+    text = "\n".join(["", "| instructions per signature (callgrind) | input | ours | GCC libobjc | libobjc ÷ ours |",
+                       "|---|---|---|---|---|"] + rows)
+    print(text)
+    with open(os.path.join(WORK, "table.md"), "a") as f:
+        f.write(text + "\n")
 
 
 # Allocation budgets: malloc counts are exact (not timings), so a run fails (exit 2) when an

@@ -112,23 +112,28 @@ if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.argu
         try Corpus.load().map(\.signature)
       }
     let packed = PackedSignatures(signatures)
-    var checksum = 0
-    for _ in 0..<passes {
-      for index in 0..<packed.count {
-        switch mode {
-        case "parse":
-          guard let signature = try? SignatureEncoding(parsingBytes: packed[index]) else { continue }
-          checksum &+= signature.arguments.count
-        case "tree":
-          guard let signature = try? SignatureEncoding(parsingBytes: packed[index]),
-            let layout = try? signature.layout(for: .x86_64SysV)
-          else { continue }
-          checksum &+= layout.frameLength &+ layout.returnLayout.size
-        default:
-          guard let frame = try? SignatureFrame(parsingBytes: packed[index], for: .x86_64SysV) else { continue }
-          checksum &+= frame.frameLength &+ frame.returnValue.size
+    let model = DataModel.x86_64SysV
+    // The mode is chosen once, outside the loops, so that a pass costs only the operation.
+    let operation: (UnsafeBufferPointer<UInt8>) -> Int =
+      switch mode {
+      case "parse":
+        { (try? SignatureEncoding(parsingBytes: $0))?.arguments.count ?? 0 }
+      case "tree":
+        { bytes in
+          guard let signature = try? SignatureEncoding(parsingBytes: bytes),
+            let layout = try? signature.layout(for: model)
+          else { return 0 }
+          return layout.frameLength &+ layout.returnLayout.size
+        }
+      default:
+        { bytes in
+          guard let frame = try? SignatureFrame(parsingBytes: bytes, for: model) else { return 0 }
+          return frame.frameLength &+ frame.returnValue.size
         }
       }
+    var checksum = 0
+    for _ in 0..<passes {
+      for index in 0..<packed.count { checksum &+= operation(packed[index]) }
     }
     print("\(mode) \(passes) passes over \(packed.count) signatures, checksum \(checksum)")
     exit(0)

@@ -118,9 +118,17 @@ public struct SignatureFrame: Hashable, Sendable {
     parsingBytes bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV,
     options: ParseOptions = ParseOptions()
   ) throws(SignatureError) {
+    let rules = LayoutRules(model)
+    // The fast path first: it gives up (nil) on anything it does not handle, errors included,
+    // and the general scanner then starts over and reports what the tree parser reports.
+    if let frame = Self.scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) {
+      self = frame
+      return
+    }
     let scanned: (frame: SignatureFrame, overflow: Range<Int>?)
     do {
-      scanned = try Self.scan(bytes, rules: LayoutRules(model), options: options)
+      var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
+      scanned = try scanner.run()
     } catch {
       throw SignatureError(error)
     }
@@ -212,20 +220,10 @@ extension SignatureFrame {
     return try scanner.run()
   }
 
-  /// The single pass. Parse errors are thrown at once; the first size overflow (in the order
-  /// ``SignatureEncoding/layout(for:)`` would meet it) is returned, as the byte range of the
-  /// type that overflowed (the whole input for the frame itself), to be thrown once the whole
-  /// input has parsed, as the two-step path does.
-  private static func scan(
-    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
-  ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
-    // The fast path first: it gives up (nil) on anything it does not handle, errors included,
-    // and the general scanner then starts over and reports what the tree parser reports.
-    if let frame = scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) { return (frame, nil) }
-    var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
-    return try scanner.run()
-  }
-
+  /// The general scanner (`run()`): parse errors are thrown at once; the first size overflow
+  /// (in the order ``SignatureEncoding/layout(for:)`` would meet it) is returned, as the byte
+  /// range of the type that overflowed (the whole input for the frame itself), to be thrown once
+  /// the whole input has parsed, as the two-step path does.
   /// The scanner's state; a struct with mutating methods so that nothing is captured by a
   /// closure (no dynamic exclusivity checks, no boxes).
   private struct FrameScanner {
