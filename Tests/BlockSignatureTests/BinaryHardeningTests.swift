@@ -310,6 +310,32 @@ import Testing
     }
   }
 
+  /// A relocation table of 100 000 entries that all name a symbol past the table: the report
+  /// keeps the first ``BinaryScanReport/warningLimit`` warnings and counts the rest, so a
+  /// hostile table costs no memory per bad entry.
+  @Test func hugeTablesOfBadRelocationsKeepABoundedWarningList() throws {
+    var elf = ELF(bytes: try Self.object())
+    let index = try #require(
+      elf.indices(ofType: 4).first { elf.name($0).hasPrefix(".rela.data") && !elf.sectionFileRange($0).isEmpty })
+    let entry = Array(elf.bytes[elf.sectionFileRange(index).prefix(24)])
+    let count = 100_000
+    let start = elf.bytes.count
+    for _ in 0..<count { elf.bytes += entry }
+    for at in stride(from: start, to: elf.bytes.count, by: 24) { elf.write(at + 12, 4, 0xffff_fff0) }
+    elf.write(elf.header(index) + 0x18, 8, UInt64(start))
+    elf.write(elf.header(index) + 0x20, 8, UInt64(24 * count))
+    let report = try #require(Self.scan(elf.bytes).report)
+    let bad = report.warnings.filter { $0.message.contains("past end of symbol table") }
+    #expect(bad.count == BinaryScanReport.warningLimit, "\(report.warnings.count) warnings")
+    #expect(report.warnings.count == BinaryScanReport.warningLimit + 1)
+    let last = try #require(report.warnings.last)
+    #expect(last.message.hasSuffix("are kept)"), "\(last.message)")
+    let shown = report.warnings.count - 1
+    let dropped = try #require(Int(last.message.prefix { $0.isNumber }))
+    // Every entry was counted: the shown ones (some may be about other tables) plus the rest.
+    #expect(shown + dropped >= count, "\(shown) shown, \(dropped) dropped")
+  }
+
   @Test func machOLoadCommandCyclesAndHugeCounts() throws {
     let original = ELF(bytes: try Self.machOObject())
     // cmdsize 0 would revisit the same command forever.

@@ -71,7 +71,7 @@ struct BinaryImage {
   var symbols: [ImageSymbol]
   /// Sorted by slot, one per slot.
   var fixups: [PointerFixup]
-  var warnings: [BinaryScanWarning]
+  var warnings: ScanWarnings
 
   // MARK: Lookup
 

@@ -57,6 +57,40 @@ public struct BinaryScanWarning: Hashable, Sendable, Codable, CustomStringConver
   public var description: String { message }
 }
 
+/// The warnings of one scan, of which at most ``limit`` are kept: a hostile file can hold
+/// millions of bad relocations or descriptors, and a message for each would cost memory in
+/// proportion (the rest are counted, and one last warning says how many were left out).
+struct ScanWarnings {
+  static let limit = 256
+  private(set) var kept: [BinaryScanWarning] = []
+  /// Warnings counted but not kept.
+  private(set) var dropped = 0
+
+  /// Adds a warning, or counts it once ``limit`` warnings are kept.
+  mutating func append(_ warning: BinaryScanWarning) {
+    if kept.count < Self.limit {
+      kept.append(warning)
+    } else {
+      dropped += 1
+    }
+  }
+
+  /// Adds the warnings of another part of the scan, in order.
+  mutating func append(contentsOf other: ScanWarnings) {
+    for warning in other.kept { append(warning) }
+    dropped += other.dropped
+  }
+
+  /// What the report lists: the warnings kept, then one that counts those left out.
+  var reported: [BinaryScanWarning] {
+    guard dropped > 0 else { return kept }
+    return kept + [
+      BinaryScanWarning(
+        offset: nil, message: "\(dropped) more warnings not shown (only the first \(Self.limit) are kept)")
+    ]
+  }
+}
+
 /// Formats `value` as `0x…` lower-case hex.
 @inline(__always)
 func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

@@ -116,10 +116,17 @@ public struct BinaryScanReport: Hashable, Sendable {
   public var hasSymbols: Bool
   /// The blocks, sorted by descriptor address (section and offset in relocatable objects).
   public var blocks: [ScannedBlock]
-  /// Recoverable problems, in the order found.
+  /// Recoverable problems, in the order found: at most ``warningLimit``, then (when more were
+  /// found) one that says how many were left out.
   public var warnings: [BinaryScanWarning]
   /// The number of section bytes scanned (for throughput figures).
   public var scannedByteCount: Int
+
+  /// The most warnings a report lists one by one. A damaged or hostile file can hold millions
+  /// of bad relocations or descriptors; past this many, warnings are only counted.
+  ///
+  ///     report.warnings.count <= BinaryScanReport.warningLimit + 1  // always
+  public static let warningLimit = ScanWarnings.limit
 
   /// The number of global literals over all blocks.
   public var globalLiteralCount: Int { blocks.reduce(0) { $0 + $1.literals.count } }

@@ -96,7 +96,7 @@ private struct DescriptorCandidate {
 private struct DescriptorScan {
   let image: BinaryImage
   let options: BinaryScanOptions
-  var warnings: [BinaryScanWarning]
+  var warnings: ScanWarnings
   var candidates: [UInt64: DescriptorCandidate] = [:]
   /// Sorted, disjoint `[start, end)` address ranges of strings that contain `@?0`.
   var signatureStrings: [(start: UInt64, end: UInt64)] = []
@@ -197,7 +197,7 @@ private struct DescriptorScan {
     }
     return BinaryScanReport(
       file: name, format: image.format, architecture: image.architecture, kind: image.kind,
-      hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings, scannedByteCount: scannedBytes)
+      hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported, scannedByteCount: scannedBytes)
   }
 
   // MARK: Signature strings

@@ -111,7 +111,7 @@ enum ELFLoader {
     var sectionCount = UInt64(bytes.u16(fieldBase + 6)!)
     var stringIndex = UInt64(bytes.u16(fieldBase + 8)!)
     let relocationKinds = ELFRelocationKinds(machine: machine, is64: is64)
-    var warnings: [BinaryScanWarning] = []
+    var warnings = ScanWarnings()
 
     // Program headers: only the interpreter and dynamic segment matter (for the kind).
     var hasInterpreter = false

@@ -18,7 +18,7 @@ struct MachOFixupDecoder {
   let segments: [MachOSegment]
   var symbols: [ImageSymbol]
   var fixups: [PointerFixup] = []
-  var warnings: [BinaryScanWarning] = []
+  var warnings = ScanWarnings()
   /// Name range → symbol index, so that repeated binds share one symbol.
   private var importIndex: [Range<Int>: Int] = [:]
   /// Undefined symbol-table entries by name, built on the first import.

@@ -55,7 +55,7 @@ enum MachOLoader {
     case 6, 8: kind = .sharedLibrary
     default: throw BinaryScanError(.unsupportedVariant, offset: 12, "unsupported Mach-O file type \(fileType)")
     }
-    var warnings: [BinaryScanWarning] = []
+    var warnings = ScanWarnings()
     var sections: [ImageSection] = []
     /// Mach-O section ordinal (1-based) → (image section, relocation offset, count).
     var ordinals: [(section: ImageSection?, relocationOffset: UInt64, relocationCount: UInt64)] = []
