@@ -169,6 +169,53 @@ import Testing
     #expect(SignatureFrame.fastPathStackBytes <= 1024)
   }
 
+  /// `SignatureFrame.Reader` gives what `init(parsingBytes:)` gives, on the corpus and on random
+  /// inputs (errors included); frames it returned keep their values; and once the previous
+  /// frame is gone it writes the next one into the same buffer (no allocation).
+  @Test func readerMatchesAndReusesItsStorage() throws {
+    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
+    var inputs: [[UInt8]] = []
+    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+      if columns.count >= 3 { inputs.append(Array(columns[2].utf8)) }
+    }
+    var rng = SeededRandom(seed: 7)
+    let alphabet = Array("0123456789@?:^[]{}()=\"<>bjAricdqQ*#v ".utf8)
+    for _ in 0..<2000 {
+      inputs.append((0..<Int.random(in: 1...16, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+    }
+    for model in [DataModel.x86_64SysV, .i386Linux] {
+      var reader = SignatureFrame.Reader(model: model)
+      for bytes in inputs {
+        let expected = bytes.withUnsafeBufferPointer { buffer in
+          Result { () throws(SignatureError) in try SignatureFrame(parsingBytes: buffer, for: model) }
+        }
+        let actual = bytes.withUnsafeBufferPointer { buffer in
+          Result { () throws(SignatureError) in try reader.frame(parsingBytes: buffer) }
+        }
+        #expect(actual == expected, "\(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+
+    var reader = SignatureFrame.Reader()
+    let kept = try reader.frame(parsing: "i20@?0i8r*12")
+    let other = try reader.frame(parsing: "v24@?0d8{S=ic}16")
+    #expect(kept == (try SignatureFrame(parsing: "i20@?0i8r*12")))
+    #expect(other == (try SignatureFrame(parsing: "v24@?0d8{S=ic}16")))
+    // Frames not kept: the second one lands where the first one was.
+    func address(_ frame: SignatureFrame) -> Int {
+      frame.arguments.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+    }
+    let first = address(try reader.frame(parsing: "v16@?0@8"))
+    // An allocation of the same size in between: a freed buffer would be handed to it, so
+    // the next frame could only land at the same address if the reader kept the buffer.
+    let blocker = [SignatureFrame.Argument](
+      repeating: SignatureFrame.Argument(size: 0, alignment: 1, slotSize: 0, offset: 0), count: 2)
+    let second = address(try reader.frame(parsing: "q24@?0q8d16"))
+    withExtendedLifetime(blocker) { #expect(first == second) }
+    #expect(try reader.frame(parsing: "i20@?0i8r*12").frameLength == 20)
+  }
+
   /// Random byte strings over the grammar's alphabet: both paths accept and reject the same
   /// inputs, with the same error kind and offset, and agree on every number.
   @Test func randomInputsAgree() throws {

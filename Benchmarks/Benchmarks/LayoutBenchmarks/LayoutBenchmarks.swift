@@ -1,7 +1,7 @@
 // Layout/<operation>/<input>: sizes, alignments, slots and offsets of clang's signatures.
 //
 // `parse+layout` (tree: SignatureEncoding then layout(for:)) and `fast-parse+layout` (one pass:
-// SignatureFrame) are the operation the peers perform (parse a signature, size its return value
+// SignatureFrame; `reader-parse+layout` through a SignatureFrame.Reader) are the operation the peers perform (parse a signature, size its return value
 // and every argument); `layout` starts from signatures parsed beforehand. One benchmark
 // iteration handles every signature of the input once; run.sh divides by the input's size.
 
@@ -46,6 +46,20 @@ let benchmarks: @Sendable () -> Void = {
       for _ in benchmark.scaledIterations {
         for index in 0..<packed.count {
           guard let frame = try? SignatureFrame(parsingBytes: packed[index], for: .x86_64SysV) else { continue }
+          blackHole(frame.frameLength &+ frame.returnValue.size &+ (frame.arguments.last?.size ?? 0))
+        }
+      }
+    }
+  }
+
+  // The single pass through a reader that reuses the arguments' storage (no allocation).
+  for (label, signatures) in inputs {
+    let packed = PackedSignatures(signatures)
+    Benchmark("Layout/reader-parse+layout/\(label)") { benchmark in
+      var reader = SignatureFrame.Reader(model: .x86_64SysV)
+      for _ in benchmark.scaledIterations {
+        for index in 0..<packed.count {
+          guard let frame = try? reader.frame(parsingBytes: packed[index]) else { continue }
           blackHole(frame.frameLength &+ frame.returnValue.size &+ (frame.arguments.last?.size ?? 0))
         }
       }

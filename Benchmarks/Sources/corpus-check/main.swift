@@ -4,7 +4,7 @@
 //   corpus-check --summary  counts only
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
-//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast) N times over the corpus (or
+//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast, reader) N times over the corpus (or
 //                           the signatures of FILE, one per line) and prints a checksum: for
 //                           instruction counts, run under valgrind with two values of N and divide
 //                           the difference by the extra signatures
@@ -132,8 +132,19 @@ if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.argu
         }
       }
     var checksum = 0
-    for _ in 0..<passes {
-      for index in 0..<packed.count { checksum &+= operation(packed[index]) }
+    if mode == "reader" {
+      // A reader is mutated by each scan: its own loop, no closure.
+      var reader = SignatureFrame.Reader(model: model)
+      for _ in 0..<passes {
+        for index in 0..<packed.count {
+          guard let frame = try? reader.frame(parsingBytes: packed[index]) else { continue }
+          checksum &+= frame.frameLength &+ frame.returnValue.size
+        }
+      }
+    } else {
+      for _ in 0..<passes {
+        for index in 0..<packed.count { checksum &+= operation(packed[index]) }
+      }
     }
     print("\(mode) \(passes) passes over \(packed.count) signatures, checksum \(checksum)")
     exit(0)

@@ -388,12 +388,29 @@ extension SignatureFrame {
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int
   ) -> SignatureFrame? {
+    scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: nil)
+  }
+
+  /// The fast path, with the arguments copied into `storage` (its buffer is reused when no
+  /// earlier frame still holds it) and shared with the result.
+  static func scanFast(
+    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [Argument]
+  ) -> SignatureFrame? {
+    withUnsafeMutablePointer(to: &storage) { scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: $0) }
+  }
+
+  /// The fast path; the arguments go to a new array, or into `storage` when there is one.
+  @inline(__always)
+  private static func scanFast(
+    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int,
+    storage: UnsafeMutablePointer<[Argument]>?
+  ) -> SignatureFrame? {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
       withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
         var scanner = FastScanner(
           base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
-        return scanner.scanSignature(into: arguments.baseAddress!)
+        return scanner.scanSignature(into: arguments.baseAddress!, storage: storage)
       }
     }
   }
@@ -405,7 +422,10 @@ extension FastScanner {
   /// the offset after it is known. Few values live across the loop, so that they stay in
   /// registers: optional offsets are -1 when absent.
   @inline(__always)
-  mutating func scanSignature(into buffer: UnsafeMutablePointer<SignatureFrame.Argument>) -> SignatureFrame? {
+  mutating func scanSignature(
+    into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
+    storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?
+  ) -> SignatureFrame? {
     var assembler = FrameAssembler(rules: rules)
     let capacity = SignatureFrame.fastArgumentCapacity
     // Arguments written to `buffer`; the last one is pending (not settled) when `pending`.
@@ -523,11 +543,20 @@ extension FastScanner {
     if pending, !settle(frame) { return nil }
 
     let writtenFrame = frame < 0 ? nil : frame
+    let settled = UnsafeBufferPointer(start: buffer, count: pushed)
+    let arguments: [SignatureFrame.Argument]
+    if let storage {
+      storage.pointee.removeAll(keepingCapacity: true)
+      storage.pointee.append(contentsOf: settled)
+      arguments = storage.pointee
+    } else {
+      arguments = [SignatureFrame.Argument](settled)
+    }
     return SignatureFrame(
       kind: SignatureFrame.Head.kind(heads.0, heads.1),
       returnValue: assembler.returnValue(
         size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats),
-      arguments: [SignatureFrame.Argument](UnsafeBufferPointer(start: buffer, count: pushed)),
+      arguments: arguments,
       frameLength: assembler.running, writtenFrameLength: writtenFrame,
       offsetsMatch: assembler.offsetsMatch(frame: writtenFrame))
   }

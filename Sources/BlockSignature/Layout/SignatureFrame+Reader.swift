@@ -1,0 +1,55 @@
+extension SignatureFrame {
+  /// Scans one signature after another for one target, reusing the storage of the arguments:
+  /// once the previous frame is no longer held, a signature the single pass takes costs no
+  /// allocation.
+  ///
+  /// Use it where many signatures go through in a row — a bridge calling through block
+  /// signatures, a scan over the blocks of a binary. The frames are ordinary values: keeping
+  /// one is safe, and only makes the next scan allocate a fresh buffer.
+  ///
+  ///     var reader = SignatureFrame.Reader(model: .x86_64SysV)
+  ///     var total = 0
+  ///     for signature in ["v8@?0", "i20@?0i8r*12"] {
+  ///       total += try reader.frame(parsing: signature).frameLength
+  ///     }
+  ///     total  // 28
+  public struct Reader: Sendable {
+    /// The target whose sizes and alignments apply.
+    public let model: DataModel
+    /// Limits such as the maximum nesting depth.
+    public let options: ParseOptions
+    private let rules: LayoutRules
+    private var storage: [Argument] = []
+
+    /// Creates a reader for `model`.
+    public init(model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()) {
+      self.model = model
+      self.options = options
+      rules = LayoutRules(model)
+    }
+
+    /// Scans a signature given as UTF-8 bytes; the result and the errors are those of
+    /// ``SignatureFrame/init(parsingBytes:for:options:)``.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes; no allocation when the single pass takes
+    ///   the signature and no earlier frame still holds the reader's storage.
+    public mutating func frame(parsingBytes bytes: UnsafeBufferPointer<UInt8>) throws(SignatureError) -> SignatureFrame
+    {
+      if let frame = SignatureFrame.scanFast(
+        bytes, rules: rules, maximumDepth: options.maximumNestingDepth, reusing: &storage)
+      {
+        return frame
+      }
+      return try SignatureFrame(parsingBytes: bytes, for: model, options: options)
+    }
+
+    /// Scans a signature given as a string; see ``frame(parsingBytes:)``.
+    public mutating func frame(parsing input: String) throws(SignatureError) -> SignatureFrame {
+      var input = input
+      let result: Result<SignatureFrame, SignatureError> = input.withUTF8 { buffer in
+        Result { () throws(SignatureError) -> SignatureFrame in try frame(parsingBytes: buffer) }
+      }
+      return try result.get()
+    }
+  }
+}
