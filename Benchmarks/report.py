@@ -166,6 +166,43 @@ def instructions(command, passes=4):
     return (totals[0] - totals[1]) / passes
 
 
+def gnustep_instructions(checker, peers, passes=20):
+    """GNUstep crashes once many different signatures go through one process, so each
+    signature of its subset is counted in a process of its own: 1 + `passes` calls minus 1 call
+    (the first call also pays GNUstep's one-time set-up, some 20 000 instructions, and start-up
+    is about 60 million). Slow (two processes of about 1 s per signature): only with
+    BENCH_GNUSTEP_INSTRUCTIONS=1."""
+    from concurrent.futures import ThreadPoolExecutor
+    driver = os.path.join(WORK, "gnustep-driver")
+    subset = peers["gnustep"]["subset"]
+    directory = os.path.join(WORK, "gnustep-one")
+    os.makedirs(directory, exist_ok=True)
+    files = []
+    for index, signature in enumerate(subset):
+        path = os.path.join(directory, f"{index}.txt")
+        with open(path, "w") as f:
+            f.write(signature + "\n")
+        files.append(path)
+
+    def collected(path, count):
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", driver, "repeat",
+                              path, str(count)], capture_output=True, text=True)
+        match = re.search(r"Collected : (\d+)", out.stderr)
+        return int(match.group(1)) if match and out.returncode == 0 else None
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        once = list(pool.map(lambda path: collected(path, 1), files))
+        more = list(pool.map(lambda path: collected(path, 1 + passes), files))
+    counted = [(path, (b - a) / passes) for path, a, b in zip(files, once, more) if a is not None and b is not None]
+    theirs = sum(c for _, c in counted) / len(counted)
+    kept = os.path.join(WORK, "subset-gnustep-counted.txt")
+    with open(kept, "w") as f:
+        f.write("".join(subset[files.index(path)] + "\n" for path, _ in counted))
+    ours = instructions(lambda p: [checker, "--repeat", "reader", str(p), kept]) / len(counted)
+    return [f"| single pass (SignatureFrame.Reader) | gnustep-subset ({len(counted)}, one process each for GNUstep) "
+            f"| {ours:.0f} | GNUstep {theirs:.0f} | {theirs / ours:.2f} |"]
+
+
 def print_instructions(corpus, peers):
     """Instructions per signature (callgrind): exact and repeatable on a shared machine, where
     wall-clock times move by tens of percent. GNUstep is left out: it crashes once many
@@ -183,8 +220,10 @@ def print_instructions(corpus, peers):
         rows.append(f"| {label} | corpus ({len(corpus)}) | {whole:.0f} | — | — |")
         ours = instructions(lambda p: [checker, "--repeat", mode, str(p), subset]) / n_subset
         theirs = instructions(lambda p: [os.path.join(WORK, "libobjc-driver"), "repeat", subset, str(p)]) / n_subset
-        rows.append(f"| {label} | libobjc-subset ({n_subset}) | {ours:.0f} | {theirs:.0f} | {theirs / ours:.2f} |")
-    text = "\n".join(["", "| instructions per signature (callgrind) | input | ours | GCC libobjc | libobjc ÷ ours |",
+        rows.append(f"| {label} | libobjc-subset ({n_subset}) | {ours:.0f} | libobjc {theirs:.0f} | {theirs / ours:.2f} |")
+    if os.environ.get("BENCH_GNUSTEP_INSTRUCTIONS") == "1":
+        rows += gnustep_instructions(checker, peers)
+    text = "\n".join(["", "| instructions per signature (callgrind) | input | ours | peer | peer ÷ ours |",
                        "|---|---|---|---|---|"] + rows)
     print(text)
     with open(os.path.join(WORK, "table.md"), "a") as f:

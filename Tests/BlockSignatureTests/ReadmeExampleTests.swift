@@ -14,5 +14,8 @@ import Testing
     let report = try CompatibilityChecker(level: .abi).check("v20@?0q8i16", against: "v16@?0i8i12")
     #expect(!report.isCompatible)
     #expect(report.diagnostics.first?.message == "argument 1: size 8 does not match size 4 (q vs i)")
+    #expect(try block.layout(for: .x86_64SysV).frameLength == 20)
+    var reader = SignatureFrame.Reader(model: .x86_64SysV)
+    #expect(try reader.frame(parsing: "i20@?0i8r*12").arguments.map(\.offset) == [0, 8, 12])
   }
 }

@@ -26,6 +26,8 @@ extension SignatureFrame {
       self.model = model
       self.options = options
       rules = LayoutRules(model)
+      // As many arguments as the single pass holds: the storage never grows after this.
+      storage.reserveCapacity(SignatureFrame.fastArgumentCapacity)
     }
 
     /// Scans a signature given as UTF-8 bytes; the result and the errors are those of
