@@ -1,16 +1,21 @@
 // Fuzzes the signature parser, the layout engine on every built-in data model, offset synthesis,
 // data-model inference and both renderers. Nothing may trap; layout errors must be typed.
 // Differential: the single-pass `SignatureFrame` must give the tree path's numbers, or the same
-// error, on every input and model; a disagreement traps, so libFuzzer keeps the input.
+// error, on every input and model; a disagreement traps, so libFuzzer keeps the input. A
+// `SignatureFrame.Reader` kept across inputs (its storage reused) must give the same frames.
 import BlockSignature
+
+/// One reader per model, kept across inputs as a program keeps one (libFuzzer runs inputs one
+/// at a time on one thread).
+nonisolated(unsafe) var readers = DataModel.allBuiltIn.map { SignatureFrame.Reader(model: $0) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSignature(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   guard let start else { return 0 }
   let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
   let parsed = Result { () throws(EncodingError) in try SignatureEncoding(parsingBytes: bytes) }
-  for model in DataModel.allBuiltIn {
-    compareFastPath(bytes, parsed, model)
+  for (index, model) in DataModel.allBuiltIn.enumerated() {
+    compareFastPath(bytes, parsed, model, reader: &readers[index])
   }
   guard case .success(let signature) = parsed else { return 0 }
   _ = signature.description
@@ -31,9 +36,12 @@ public func fuzzSignature(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 
 /// Traps when `SignatureFrame` and the tree path (parse, then `layout(for:)`) disagree.
 func compareFastPath(
-  _ bytes: UnsafeBufferPointer<UInt8>, _ parsed: Result<SignatureEncoding, EncodingError>, _ model: DataModel
+  _ bytes: UnsafeBufferPointer<UInt8>, _ parsed: Result<SignatureEncoding, EncodingError>, _ model: DataModel,
+  reader: inout SignatureFrame.Reader
 ) {
   let frame = Result { () throws(SignatureError) in try SignatureFrame(parsingBytes: bytes, for: model) }
+  let read = Result { () throws(SignatureError) in try reader.frame(parsingBytes: bytes) }
+  precondition(read == frame, "the reader differs: \(read) vs \(frame)")
   switch (parsed, frame) {
   case (.failure(let treeError), .failure(let frameError)):
     precondition(frameError.encodingError == treeError, "errors differ: \(treeError) vs \(frameError)")

@@ -319,21 +319,6 @@ struct FastScanner {
     return value
   }
 
-  /// The offset after a type: `.some(nil)` when none is written, `.some(value)` for one offset
-  /// the general scanner would read whole; `nil` (give up) for a signed offset, a leading zero,
-  /// or a run that may hold several offsets.
-  @inline(__always)
-  mutating func offset(previous: Int?, frame: Int?) -> Int?? {
-    let byte = peek()
-    guard isDigit(byte) else {
-      return byte == "+" || byte == "-" ? nil : .some(nil)
-    }
-    guard let raw = number(), raw <= UInt64(Int.max) else { return nil }
-    let value = Int(raw)
-    if let frame, value > frame { return nil }
-    if let previous, value < previous { return nil }
-    return .some(value)
-  }
 }
 
 extension TypeCode {
