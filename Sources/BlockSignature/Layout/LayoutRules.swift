@@ -117,7 +117,10 @@ enum TypeShape: UInt8 {
   case bitfield
 
   init(_ type: TypeEncoding) {
-    switch type.unqualified {
+    // A switch on `type` itself: `unqualified` would copy the value (a retain and a release)
+    // for every argument laid out.
+    switch type {
+    case .qualified(_, let inner): self.init(inner)
     case .array: self = .array
     case .primitive(let code) where code.isIntegral: self = .integral
     case .primitive(.otherFloat): self = .otherFloat

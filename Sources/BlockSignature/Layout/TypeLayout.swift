@@ -216,7 +216,7 @@ struct LayoutEngine {
     var builder = AggregateLayout(isUnion: isUnion)
     for field in fields {
       let start: Int?
-      if case .bitfield(let bitfield) = field.type.unqualified {
+      if let bitfield = field.type.bitfieldUnderQualifiers {
         start = builder.addBitfield(bitfield, rules: rules)
       } else {
         let (size, alignment) = try measure(field.type)
@@ -228,6 +228,18 @@ struct LayoutEngine {
     caveats.formUnion(builder.caveats)
     guard let result = builder.finish() else { throw overflow(type) }
     return result
+  }
+}
+
+extension TypeEncoding {
+  /// The bitfield this type is, under any qualifiers; `nil` for any other type. Unlike
+  /// `unqualified`, it copies nothing (the layout engine asks it of every field).
+  var bitfieldUnderQualifiers: Bitfield? {
+    switch self {
+    case .bitfield(let bitfield): bitfield
+    case .qualified(_, let inner): inner.bitfieldUnderQualifiers
+    default: nil
+    }
   }
 }
 
