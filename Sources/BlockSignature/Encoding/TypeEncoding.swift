@@ -8,7 +8,11 @@
 ///     print(type)  // ^{P=dic}
 ///
 /// The corresponding clang routine is `ASTContext::getObjCEncodingForType`.
-public indirect enum TypeEncoding: Hashable, Sendable {
+///
+/// Only the cases that hold another `TypeEncoding` directly are `indirect` (boxed): a primitive,
+/// an object, a structure (its fields are an array already) or a bitfield is stored inline, so
+/// parsing allocates no box for them.
+public enum TypeEncoding: Hashable, Sendable {
   /// A one-byte code such as `i`, `d`, `*`, `#` or `?`.
   case primitive(TypeCode)
   /// `@`, optionally with a quoted class and protocol list: `@"NSString"`, `@"<P>"`, `@"Foo<P><Q>"`.
@@ -21,9 +25,9 @@ public indirect enum TypeEncoding: Hashable, Sendable {
   /// included), as written; nested signatures never carry offsets.
   case block(signature: [TypeEncoding]?)
   /// `^T`.
-  case pointer(TypeEncoding)
+  indirect case pointer(TypeEncoding)
   /// `[N T]`, for example `[4i]` or `[0C]`.
-  case array(count: UInt64, element: TypeEncoding)
+  indirect case array(count: UInt64, element: TypeEncoding)
   /// `{name=fields}`; `fields` is `nil` for `{name}` (fields not expanded) and empty for `{name=}`.
   ///
   /// `name` is the raw name; `?` is clang's anonymous name.
@@ -33,11 +37,11 @@ public indirect enum TypeEncoding: Hashable, Sendable {
   /// A bitfield, NeXT form `b<width>` or GNU form `b<offset><type><width>`.
   case bitfield(Bitfield)
   /// `jT`: `_Complex T`.
-  case complex(TypeEncoding)
+  indirect case complex(TypeEncoding)
   /// `AT`: `_Atomic T`.
-  case atomic(TypeEncoding)
+  indirect case atomic(TypeEncoding)
   /// A type prefixed by a qualifier such as `r` (const) or `n` (in).
-  case qualified(TypeQualifier, TypeEncoding)
+  indirect case qualified(TypeQualifier, TypeEncoding)
   /// A parameter for which clang wrote an empty encoding (vectors, member pointers, `_BitInt`).
   ///
   /// Appears only in signatures, where the offsets around it reveal it; it prints as nothing.
