@@ -133,14 +133,16 @@ extension TypeEncoding {
   }
 
   func parameterSlot(for model: DataModel) throws(LayoutError) -> (slot: Int, layout: TypeLayout) {
-    try parameterSlot(rules: LayoutRules(model))
+    let (slot, layout, _) = try parameterSlot(rules: LayoutRules(model))
+    return (slot, layout)
   }
 
-  func parameterSlot(rules: LayoutRules) throws(LayoutError) -> (slot: Int, layout: TypeLayout) {
+  func parameterSlot(rules: LayoutRules) throws(LayoutError) -> (slot: Int, layout: TypeLayout, shape: TypeShape) {
     var engine = LayoutEngine(rules: rules)
     let (size, alignment) = try engine.measure(self)
     let layout = TypeLayout(size: size, alignment: alignment, caveats: engine.caveats)
-    return (rules.parameterSlot(size: size, shape: TypeShape(self)), layout)
+    let shape = TypeShape(self)
+    return (rules.parameterSlot(size: size, shape: shape), layout, shape)
   }
 }
 
@@ -164,11 +166,9 @@ extension SignatureEncoding {
     result.reserveCapacity(arguments.count)
     var running = 0
     for index in arguments.indices {
-      let argument = arguments[index]
-      let shape = TypeShape(argument.type)
-      var (slot, layout) = try argument.type.parameterSlot(rules: rules)
+      var (slot, layout, shape) = try arguments[index].type.parameterSlot(rules: rules)
       let encodedSlot = slot
-      let written = argument.offset?.value
+      let written = arguments[index].offset?.value
       let nextWritten = index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value
       let finding = ArgumentOffsets.reconcile(
         slot: &slot, size: &layout.size, alignment: &layout.alignment, caveats: &layout.caveats, shape: shape,
@@ -181,13 +181,14 @@ extension SignatureEncoding {
           LayoutNote(
             kind: .sizeFromOffsets, argument: index,
             details: shape == .unencodable
-              ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: argument.type, observed: observed)))
+              ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: arguments[index].type, observed: observed)
+          ))
       case .hiddenLayout(let observed):
         notes.append(
           LayoutNote(
             kind: .hiddenLayout, argument: index,
-            details: .hiddenLayout(type: argument.type, observed: observed, encoded: encodedSlot)))
-        if returnHiddenSize == nil, argument.type == returnType { returnHiddenSize = observed }
+            details: .hiddenLayout(type: arguments[index].type, observed: observed, encoded: encodedSlot)))
+        if returnHiddenSize == nil, arguments[index].type == returnType { returnHiddenSize = observed }
       }
       let estimate = layout.caveats.subtracting(.layoutHidden)
       if !estimate.isEmpty, shape != .unencodable {
