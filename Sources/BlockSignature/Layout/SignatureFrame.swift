@@ -221,12 +221,13 @@ extension SignatureFrame {
     return try scanner.run()
   }
 
-  /// The general scanner (`run()`): parse errors are thrown at once; the first size overflow
-  /// (in the order ``SignatureEncoding/layout(for:)`` would meet it) is returned, as the byte
-  /// range of the type that overflowed (the whole input for the frame itself), to be thrown once
-  /// the whole input has parsed, as the two-step path does.
-  /// The scanner's state; a struct with mutating methods so that nothing is captured by a
-  /// closure (no dynamic exclusivity checks, no boxes).
+  /// The general scanner, for whatever the fast path hands over; a struct with mutating methods
+  /// so that nothing is captured by a closure (no dynamic exclusivity checks, no boxes).
+  ///
+  /// `run()` throws parse errors at once; the first size overflow (in the order
+  /// ``SignatureEncoding/layout(for:)`` would meet it) is returned, as the byte range of the type
+  /// that overflowed (the whole input for the frame itself), to be thrown once the whole input
+  /// has parsed, as the two-step path does.
   private struct FrameScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let rules: LayoutRules
