@@ -89,6 +89,29 @@ import Testing
         """)
   }
 
+  /// A long malformed input is shown as a window of 100 bytes around the offset, with `…`
+  /// where it was cut and the underline still under the right byte.
+  @Test func longMalformedInputIsShownAroundTheOffset() throws {
+    let middle = try Self.decode([String(repeating: "i", count: 500) + "x" + String(repeating: "i", count: 500)])
+    #expect(middle.status == 65)
+    #expect(
+      middle.stderr == """
+        <argument 1>:500: error: unexpected byte 'x'
+        …\(String(repeating: "i", count: 50))x\(String(repeating: "i", count: 49))…
+        \(String(repeating: " ", count: 51))^
+
+        """)
+    let unterminated = try Self.decode(["{S=" + String(repeating: "i", count: 1000)])
+    #expect(unterminated.status == 65)
+    #expect(
+      unterminated.stderr == """
+        <argument 1>:0: error: unterminated structure
+        {S=\(String(repeating: "i", count: 97))…
+        ^\(String(repeating: "~", count: 99))
+
+        """)
+  }
+
   @Test func readsStandardInputOneSignaturePerLine() throws {
     let output = try Self.decode(["--json"], stdin: "v@:@\n\nv24@?08\n@?<\n")
     #expect(output.status == 65)

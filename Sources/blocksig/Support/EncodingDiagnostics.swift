@@ -6,14 +6,31 @@ extension Diagnostics {
   /// Prints `label:offset: error: message`, the input, and a `^~~` underline at the offset
   /// (to the end for unterminated constructs), and returns exit code 65.
   static func malformed(_ error: EncodingError, label: String) -> ExitCode {
-    let column = error.offset
-    var underline = String(repeating: " ", count: column) + "^"
-    let length = error.input.utf8.count
-    if error.kind.rawValue.hasPrefix("unterminated"), length > column + 1 {
-      underline += String(repeating: "~", count: length - column - 1)
+    let shown = excerpt(error.input, around: error.offset)
+    var underline = String(repeating: " ", count: shown.column) + "^"
+    if error.kind.rawValue.hasPrefix("unterminated"), shown.end > shown.column + 1 {
+      underline += String(repeating: "~", count: shown.end - shown.column - 1)
     }
-    write("\(label):\(error.offset): error: \(error.message)\n\(error.input)\n\(underline)\n")
+    write("\(label):\(error.offset): error: \(error.message)\n\(shown.text)\n\(underline)\n")
     return ExitCode(65)
+  }
+
+  /// The part of `input` printed under an error: all of it when it is at most `width` bytes,
+  /// otherwise `width` bytes around `offset` with `…` where it was cut (a megabyte of encoding
+  /// should not become a megabyte of message). `column` is where `offset` falls in `text`;
+  /// `end` is the column just after the last byte of input shown.
+  static func excerpt(_ input: String, around offset: Int, width: Int = 100) -> (text: String, column: Int, end: Int) {
+    let bytes = Array(input.utf8)
+    guard bytes.count > width else { return (input, offset, bytes.count) }
+    var start = max(0, min(offset - width / 2, bytes.count - width))
+    var end = min(bytes.count, start + width)
+    // Never cut inside a UTF-8 sequence.
+    while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+    let lead = start > 0 ? 1 : 0
+    let text =
+      (start > 0 ? "…" : "") + String(decoding: bytes[start..<end], as: UTF8.self) + (end < bytes.count ? "…" : "")
+    return (text, lead + offset - start, lead + end - start)
   }
 
   /// Reports a ``SignatureError``: malformed text with its underline, anything else on one line;
