@@ -89,6 +89,19 @@ import Testing
         """)
   }
 
+  /// `--color-diagnostics` colours the location and the severity (swift-format's rule: by
+  /// default only when standard error is a terminal, which a test's pipe is not).
+  @Test func colorDiagnosticsOnlyWhenAskedOrOnATerminal() throws {
+    let colored = try Self.decode(["--color-diagnostics", "ix"])
+    #expect(colored.status == 65)
+    #expect(
+      colored.stderr == "\u{1B}[1m<argument 1>:1:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m unexpected byte 'x'\nix\n ^\n")
+    for arguments in [["ix"], ["--no-color-diagnostics", "ix"]] {
+      let plain = try Self.decode(arguments)
+      #expect(plain.stderr == "<argument 1>:1: error: unexpected byte 'x'\nix\n ^\n")
+    }
+  }
+
   /// A long malformed input is shown as a window of 100 bytes around the offset, with `…`
   /// where it was cut and the underline still under the right byte.
   @Test func longMalformedInputIsShownAroundTheOffset() throws {

@@ -86,7 +86,7 @@ import Testing
         Malformed input exits with 65 and an error naming the byte offset on standard
         error.
 
-        USAGE: blocksig method [--json] [--target <target>] [--from <from>] <signature>
+        USAGE: blocksig method [--json] [--target <target>] [--from <from>] <signature> [--color-diagnostics] [--no-color-diagnostics]
 
         ARGUMENTS:
           <signature>             The signature to convert.
@@ -101,6 +101,9 @@ import Testing
           --from <from>           The form of the input: block, method or function (by
                                   default, from its first arguments). (values: block,
                                   method, function)
+          --color-diagnostics/--no-color-diagnostics
+                                  Colour the diagnostics on standard error (default:
+                                  when it is a terminal).
           --version               Show the version.
           -h, --help              Show help information.
 

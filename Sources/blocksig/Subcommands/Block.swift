@@ -21,7 +21,11 @@ extension BlockSig {
     )
 
     @OptionGroup var options: ConversionOptions
+    @OptionGroup var diagnostics: DiagnosticOptions
 
-    func run() throws { try options.run(to: .block) }
+    func run() throws {
+      diagnostics.apply()
+      try options.run(to: .block)
+    }
   }
 }

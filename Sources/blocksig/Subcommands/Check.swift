@@ -44,7 +44,10 @@ extension BlockSig {
     @Argument(help: "The signature it must fit (a block, method or function).")
     var expected: String
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       let parsedCandidate: SignatureEncoding
       let parsedExpected: SignatureEncoding
       do {

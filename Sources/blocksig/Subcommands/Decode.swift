@@ -30,7 +30,10 @@ extension BlockSig {
     @Argument(help: "Signatures or type encodings; read one per line from standard input when omitted.")
     var signatures: [String] = []
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     mutating func run() throws {
+      diagnostics.apply()
       var inputs: [(label: String, text: String)] = signatures.enumerated().map {
         ("<argument \($0.offset + 1)>", $0.element)
       }

@@ -39,7 +39,10 @@ extension BlockSig {
       if paths.isEmpty { throw ValidationError("Missing expected argument '<paths> ...'") }
     }
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       let errors = StandardError()
       var inputs: [(path: String, explicit: Bool)] = []
       var failed = false
@@ -200,6 +203,6 @@ final class StandardError: @unchecked Sendable {
   func write(_ text: String) {
     lock.lock()
     defer { lock.unlock() }
-    FileHandle.standardError.write(Data(text.utf8))
+    FileHandle.standardError.write(Data(Diagnostics.colored(text).utf8))
   }
 }

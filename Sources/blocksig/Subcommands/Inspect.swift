@@ -38,7 +38,10 @@ extension BlockSig {
       }
     }
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       let name = symbol ?? variable ?? ""
       let library: LoadedLibrary
       let block: UnsafeRawPointer

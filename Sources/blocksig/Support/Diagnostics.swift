@@ -15,7 +15,7 @@ enum Diagnostics {
   }
 
   static func write(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    FileHandle.standardError.write(Data(colored(text).utf8))
   }
 }
 

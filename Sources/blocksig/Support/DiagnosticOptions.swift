@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// `--color-diagnostics` / `--no-color-diagnostics`, on every subcommand: colours in the
+/// diagnostics written to standard error. By default they are coloured when standard error is a
+/// terminal, as swift-format does; results on standard output are never coloured.
+struct DiagnosticOptions: ParsableArguments {
+  @Flag(inversion: .prefixedNo, help: "Colour the diagnostics on standard error (default: when it is a terminal).")
+  var colorDiagnostics: Bool?
+
+  /// Sets the colour mode for this run; call it first in `run()`.
+  func apply() {
+    Diagnostics.usesColor = colorDiagnostics ?? (isatty(2) == 1)
+  }
+}
+
+extension Diagnostics {
+  /// Whether ``write(_:)`` colours `error:`, `warning:` and `note:` and the location before
+  /// them. Set once by ``DiagnosticOptions/apply()`` before any diagnostic is written.
+  nonisolated(unsafe) static var usesColor = false
+
+  /// `text` with, on each line, the location in bold and the severity in colour (red errors,
+  /// magenta warnings, cyan notes, as clang and swift-format print them); unchanged when colour
+  /// is off.
+  static func colored(_ text: String) -> String {
+    guard usesColor else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map(coloredLine).joined(separator: "\n")
+  }
+
+  private static func coloredLine(_ line: Substring) -> String {
+    for (severity, color) in [("error:", "31"), ("warning:", "35"), ("note:", "36")] {
+      let marker = ": " + severity + " "
+      if let range = line.range(of: marker) {
+        let location = line[..<range.lowerBound]
+        let rest = line[range.upperBound...]
+        return "\u{1B}[1m\(location):\u{1B}[0m \u{1B}[1;\(color)m\(severity)\u{1B}[0m \(rest)"
+      }
+    }
+    return String(line)
+  }
+}
