@@ -41,14 +41,18 @@ extension SignatureEncoding {
     var previous: Int? = nil
     var pieces = OffsetPieces()
     while !parser.cursor.isAtEnd {
-      let type = try parser.parseType()
+      // The type goes into the array at once and its offset after: a closure capturing the
+      // type itself would copy it for every argument.
+      arguments.append(Argument(type: try parser.parseType()))
+      let last = arguments.count - 1
       let run = try parser.readOffsetRun(
-        previous: previous, frame: frame, pieces: &pieces, firstHasZeroSize: { type.hasKnownZeroSize })
+        previous: previous, frame: frame, pieces: &pieces,
+        firstHasZeroSize: { arguments[last].type.hasKnownZeroSize })
       switch run {
       case .single(let offset):
-        arguments.append(Argument(type: type, offset: offset))
+        arguments[last].offset = offset
       case .split:
-        arguments.append(Argument(type: type, offset: Offset(pieces[0])))
+        arguments[last].offset = Offset(pieces[0])
         for index in 1..<pieces.count { arguments.append(Argument(type: .unencodable, offset: Offset(pieces[index]))) }
       }
       previous = run.last ?? previous
