@@ -116,9 +116,9 @@ enum TypeShape: UInt8 {
   /// A bitfield (placed by ``AggregateLayout`` inside an aggregate).
   case bitfield
 
-  init(_ type: TypeEncoding) {
-    // A switch on `type` itself: `unqualified` would copy the value (a retain and a release)
-    // for every argument laid out.
+  init(_ type: borrowing TypeEncoding) {
+    // A switch on the borrowed `type` itself: `unqualified` would copy the value (a retain and
+    // a release) for every argument laid out.
     switch type {
     case .qualified(_, let inner): self.init(inner)
     case .array: self = .array
