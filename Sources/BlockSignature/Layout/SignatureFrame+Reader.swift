@@ -42,7 +42,8 @@ extension SignatureFrame {
       {
         return frame
       }
-      return try SignatureFrame(parsingBytes: bytes, for: model, options: options)
+      // The fast path gave up: straight to the general scanner, not through it again.
+      return try SignatureFrame.scanGeneral(bytes, rules: rules, options: options)
     }
 
     /// Scans a signature given as a string; see ``frame(parsingBytes:)``.

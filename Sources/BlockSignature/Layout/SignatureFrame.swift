@@ -126,6 +126,14 @@ public struct SignatureFrame: Hashable, Sendable {
       self = frame
       return
     }
+    self = try Self.scanGeneral(bytes, rules: rules, options: options)
+  }
+
+  /// The general scanner, for what the fast path hands over, with its errors as the public
+  /// initializer throws them.
+  static func scanGeneral(
+    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
+  ) throws(SignatureError) -> SignatureFrame {
     let scanned: (frame: SignatureFrame, overflow: Range<Int>?)
     do {
       var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
@@ -138,7 +146,7 @@ public struct SignatureFrame: Hashable, Sendable {
       let encoding = range == 0..<bytes.count ? signature : String(decoding: bytes[range], as: UTF8.self)
       throw SignatureError(LayoutError(kind: .sizeOverflow, encoding: encoding), signature: signature)
     }
-    self = scanned.frame
+    return scanned.frame
   }
 
   init(
