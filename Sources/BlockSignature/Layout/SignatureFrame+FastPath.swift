@@ -275,7 +275,8 @@ struct FastScanner {
   }
 
   /// An unsigned decimal number without a leading zero (a lone `0` is allowed); `nil` when no
-  /// digit is next, on a leading zero or on overflow.
+  /// digit is next, on a leading zero or when it has more than 19 digits (the general scanner
+  /// then reads it, overflow checks and all: 19 digits always fit, so the loop needs none).
   @inline(__always)
   mutating func number() -> UInt64? {
     var digit = peek() &- 0x30
@@ -284,36 +285,32 @@ struct FastScanner {
       index &+= 1
       return isDigit(peek()) ? nil : 0
     }
+    let start = index
     var value: UInt64 = 0
     repeat {
-      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
-      if o1 || o2 { return nil }
-      value = sum
+      value = value &* 10 &+ UInt64(digit)
       index &+= 1
       digit = peek() &- 0x30
     } while digit < 10
-    return value
+    return index &- start > 19 ? nil : value
   }
 
   /// A run of offset digits read as one offset when the general rule allows it at once (no
-  /// leading zero, no overflow, not above `frame`, not below `previous`); otherwise `nil`, with
-  /// `index` after the run, for ``OffsetRunSplitter``.
+  /// leading zero, not above `frame`, not below `previous`, at most 18 digits so that the loop
+  /// needs no overflow check); otherwise `nil`, with `index` after the run, for
+  /// ``OffsetRunSplitter``, which reads longer runs with the checks.
   @inline(__always)
   mutating func wholeOffset(previous: Int?, frame: Int?) -> Int? {
     let start = index
     var value = 0
-    var overflowed = false
     var digit = peek() &- 0x30
     while digit < 10 {
-      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, o2) = times10.addingReportingOverflow(Int(digit))
-      overflowed = overflowed || o1 || o2
-      value = sum
+      value = value &* 10 &+ Int(digit)
       index &+= 1
       digit = peek() &- 0x30
     }
-    if overflowed || (index &- start > 1 && base[start] == 0x30) { return nil }
+    let length = index &- start
+    if length > 18 || (length > 1 && base[start] == 0x30) { return nil }
     if let frame, value > frame { return nil }
     if let previous, value < previous { return nil }
     return value
@@ -531,8 +528,8 @@ extension FastScanner {
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
     if let storage {
-      storage.pointee.removeAll(keepingCapacity: true)
-      storage.pointee.append(contentsOf: settled)
+      // One call: `removeAll(keepingCapacity:)` then `append(contentsOf:)` cost twice as much.
+      storage.pointee.replaceSubrange(0..<storage.pointee.count, with: settled)
       arguments = storage.pointee
     } else {
       arguments = [SignatureFrame.Argument](settled)

@@ -254,5 +254,7 @@ func roundUp(_ value: Int, to alignment: Int) -> Int? {
   return sum - sum % alignment
 }
 
+/// The bytes `bits` (never negative: a bit end or offset) occupy, rounded up; unsigned, so
+/// that it is an add and a shift, without the sign fix-ups of a signed division.
 @inline(__always)
-func bytes(ofBits bits: Int) -> Int { bits / 8 + (bits % 8 == 0 ? 0 : 1) }
+func bytes(ofBits bits: Int) -> Int { Int(bitPattern: (UInt(bitPattern: bits) &+ 7) &>> 3) }
