@@ -132,14 +132,18 @@ struct FastScanner {
           let close: UInt8 = isUnion ? 0x29 : 0x7D
           // The level is checked before the name is read, as the general scanner does.
           guard level &+ 1 <= depthLimit else { return false }
-          var next = peek()
-          while next != 0x3D && next != close {
-            // The end, or a byte the name check (UTF-8 validation) would look at.
+          // The name, with a local position (one store after the loop, not one per byte).
+          var position = index
+          var next: UInt8
+          while true {
+            guard position < count else { return false }
+            next = base[position]
+            if next == 0x3D || next == close { break }
+            // A byte the name check (UTF-8 validation) would look at.
             if next == 0 || next >= 0x80 { return false }
-            index &+= 1
-            next = peek()
+            position &+= 1
           }
-          index &+= 1
+          index = position &+ 1
           if next == close {
             caveats.insert(.fieldsNotEncoded)
             (size, alignment, shape) = (0, 1, .aggregate)
