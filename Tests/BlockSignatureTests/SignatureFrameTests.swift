@@ -250,3 +250,28 @@ extension SignatureFrameTests {
     for byte in UInt8.min...UInt8.max { #expect(TypeCode(byte: byte) == TypeCode(rawValue: byte), "byte \(byte)") }
   }
 }
+
+extension SignatureFrameTests {
+  /// The fast path reads digit runs without per-digit overflow checks: an offset of more than 18
+  /// digits, or a count or bitfield width of more than 19, is handed to the checked readers. At
+  /// and around those lengths, and past `Int` and `UInt64`, both paths must still agree.
+  @Test func longDigitRunsAgree() {
+    let inputs = [
+      "v999999999999999999@?0", "v9223372036854775807@?0", "v9223372036854775808@?0",
+      "v92233720368547758070@?0", "v24@?0i999999999999999999", "v24@?0i9223372036854775807",
+      "v24@?0i99999999999999999999", "v16@?08123456789012345678901",
+      "v24@?0[9999999999999999999c]8", "v24@?0[18446744073709551615c]8", "v24@?0[18446744073709551616c]8",
+      "v24@?0[100000000000000000000c]8", "v24@?0[0c]8", "v24@?0{S=b9999999999999999999}8",
+      "v24@?0{S=b18446744073709551616}8", "v24@?0{S=b0i99999999999999999999}8",
+      "v24@?0{S=b99999999999999999999i3}8",
+    ]
+    for input in inputs { _ = Self.expectAgreement(Array(input.utf8)) }
+    // The limits themselves: 18 offset digits stay on the fast path, 19 leave it.
+    Array("v999999999999999999@?0".utf8).withUnsafeBufferPointer {
+      #expect(SignatureFrame.scanningFastPathOnly($0) != nil)
+    }
+    Array("v1000000000000000000@?0".utf8).withUnsafeBufferPointer {
+      #expect(SignatureFrame.scanningFastPathOnly($0) == nil)
+    }
+  }
+}
