@@ -245,6 +245,37 @@ struct FastScanner {
     }
   }
 
+  /// `measure()` for a type that starts the return value or an argument: a primitive, or an
+  /// object without a class name or nested signature, is measured here, in the caller's loop
+  /// (most arguments are one of these); anything else goes to `measure()`. `caveats` must be
+  /// empty.
+  @inline(__always)
+  mutating func measureTopLevel() -> Bool {
+    let byte = base[index]
+    if let code = TypeCode(byte: byte) {
+      index &+= 1
+      caveats = rules.caveats(of: code)
+      (size, alignment) = rules.primitive(code)
+      shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+      return true
+    }
+    if byte == 0x40 {  // @
+      var next = peek(at: index &+ 1)
+      var length = 1
+      if next == 0x3F {  // ?
+        length = 2
+        next = peek(at: index &+ 2)
+        if next == 0x3C { return measure() }  // <
+      } else if next == 0x22 {  // "
+        return measure()
+      }
+      index &+= length
+      (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+      return true
+    }
+    return measure()
+  }
+
   /// Opens a node one level below `level`; `false` beyond the depth limit.
   @inline(__always)
   mutating func push(_ kind: FastNesting.Kind, depth: inout Int, level: inout Int) -> Bool {
@@ -434,7 +465,7 @@ extension FastScanner {
       returnEnd = 0
     } else {
       caveats = []
-      guard measure() else { return nil }
+      guard measureTopLevel() else { return nil }
       returnValue = SignatureFrame.Value(size: size, alignment: alignment, caveats: caveats)
       returnEnd = index
     }
@@ -486,7 +517,7 @@ extension FastScanner {
     while index < count {
       let typeStart = index
       caveats = []
-      guard measure() else { return nil }
+      guard measureTopLevel() else { return nil }
       let typeEnd = index
       if pushed < 2 {
         let head = SignatureFrame.Head(UnsafeBufferPointer(start: base, count: count), typeStart..<typeEnd)
