@@ -274,4 +274,32 @@ extension SignatureFrameTests {
       #expect(SignatureFrame.scanningFastPathOnly($0) == nil)
     }
   }
+
+  /// Signed offsets reach ±Int.max, so two of them can be further apart than `Int` holds: the
+  /// gap between an argument's offset and the next one (or the frame) is then no slot size, not
+  /// an overflow trap (`v16@?0{S=ii}-9223372036854775807` crashed every layout path).
+  @Test func extremeSignedOffsetsDoNotTrap() throws {
+    let maximum = Int.max
+    let inputs = [
+      "v16@?0{S=ii}-\(maximum)", "v16@?-\(maximum)", "v16@?0i-\(maximum)", "v-\(maximum)@?0",
+      "v-\(maximum)@?-\(maximum)i\(maximum)", "v16@?-\(maximum)@?\(maximum)",
+      "{S=ii}16@?0{S=ii}-\(maximum)@\(maximum)", "v\(maximum)@?-\(maximum)", "v16@?0i+\(maximum)",
+    ]
+    for input in inputs {
+      #expect(Self.expectAgreement(Array(input.utf8)), "\(input)")
+      let signature = try SignatureEncoding(parsing: input)
+      for model in DataModel.allBuiltIn {
+        let layout = try signature.layout(for: model)
+        #expect(!layout.offsetsMatch, "\(input)")
+        _ = try? signature.methodEncoding(for: model)
+        _ = try? MethodSignature(signature, model: model)
+        _ = try? CompatibilityChecker(level: .abi, model: model).check(signature, against: signature)
+      }
+      FuzzFailCaseTests.runSignatureHarness(Array(input.utf8))
+    }
+    // A gap that fits is still read: from -16 to the frame's 24, the structure takes 40 bytes.
+    let fits = try SignatureEncoding(parsing: "v24@?0{S=ii}-16").layout()
+    #expect(fits.arguments[1].slotSize == 40)
+    #expect(fits.arguments[1].layout.caveats.contains(.layoutHidden))
+  }
 }

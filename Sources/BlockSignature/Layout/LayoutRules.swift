@@ -243,7 +243,9 @@ enum ArgumentOffsets {
     written: Int?, nextWritten: Int?
   ) -> Finding {
     guard let written, let nextWritten, nextWritten >= written else { return .none }
-    let observed = nextWritten - written
+    // Signed offsets can be as far apart as 2 × Int.max: a gap that does not fit is no slot.
+    let (observed, overflowed) = nextWritten.subtractingReportingOverflow(written)
+    if overflowed { return .none }
     if observed == slot {
       if shape == .otherFloat, observed == 16 {
         size = 16
