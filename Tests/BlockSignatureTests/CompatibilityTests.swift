@@ -378,4 +378,33 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }
     #expect(error.kind == .nestingTooDeep)
   }
+
+  /// `_Complex` classified both halves at every level: nested around a type without bytes or
+  /// leaves (`jjj…jv`, `jjj…j[0d]`) that is 2^depth calls (FuzzCompatibility found a 13 s input
+  /// at depth 30). At depth 64 a regression does not finish.
+  @Test func nestedComplexWithoutBytesIsClassifiedOnce() throws {
+    for inner in ["v", "[0d]", "{S=}", "[0{S=}]"] {
+      let nested = "v16@?0" + String(repeating: "j", count: 64) + inner + "8"
+      // Against another type without bytes, so that the levels that compare register classes do.
+      let empty = "v16@?0{E=}8"
+      for model in DataModel.allBuiltIn {
+        for level in CompatibilityLevel.allCases {
+          let report = try CompatibilityChecker(level: level, model: model).check(nested, against: empty)
+          #expect(report.level == level, "\(nested) on \(model.name)")
+        }
+      }
+    }
+  }
+
+  /// The halves of a `_Complex` still count twice as floating-point leaves: on AArch64 clang passes
+  /// `struct { _Complex float a, b; }` as `[4 x float]`, like four floats, and two longs as
+  /// `[2 x i64]` (clang -target aarch64-linux-gnu -S -emit-llvm).
+  @Test func complexHalvesCountAsTwoFloatingPointLeaves() throws {
+    let model = try #require(DataModel(named: "aarch64-linux"))
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    #expect(try checker.check("v24@?0{C2=jfjf}8", against: "v24@?0{F4=ffff}8").isCompatible)
+    #expect(try !checker.check("v24@?0{C2=jfjf}8", against: "v24@?0{Q2=qq}8").isCompatible)
+    #expect(try checker.check("v16@?0jf8", against: "v16@?0{F2=ff}8").isCompatible)
+    #expect(try !checker.check("v16@?0jf8", against: "v16@?0q8").isCompatible)
+  }
 }

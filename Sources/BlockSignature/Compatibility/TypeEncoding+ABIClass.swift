@@ -181,6 +181,9 @@ extension TypeEncoding {
       }
     case .complex(let inner):
       guard let (elementSize, _) = try? engine.measure(inner) else { return false }
+      // Both halves at one offset add the same classes twice: once is enough, and nested
+      // zero-sized `_Complex` (`jjj…jv`) no longer costs 2^depth calls.
+      if elementSize == 0 { return inner.classifySystemV(at: offset, into: &classes, engine: &engine) }
       guard inner.classifySystemV(at: offset, into: &classes, engine: &engine),
         inner.classifySystemV(at: offset + elementSize, into: &classes, engine: &engine)
       else { return false }
@@ -235,8 +238,12 @@ extension TypeEncoding {
       count += 1
       return count <= 4
     case .complex(let inner):
-      return inner.collectFloatingLeaves(base: &base, count: &count, engine: &engine)
-        && inner.collectFloatingLeaves(base: &base, count: &count, engine: &engine)
+      // The imaginary half has the real half's leaves: collect them once and count them twice
+      // (walking both cost 2^depth calls on nested `_Complex` without leaves, `jjj…j[0d]`).
+      let before = count
+      guard inner.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else { return false }
+      count += count - before
+      return count <= 4
     case .array(let elements, let element):
       guard elements <= 4 else { return false }
       for _ in 0..<elements {
