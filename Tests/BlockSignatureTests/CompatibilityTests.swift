@@ -382,9 +382,12 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
   /// `_Complex` classified both halves at every level: nested around a type without bytes or
   /// leaves (`jjj…jv`, `jjj…j[0d]`) that is 2^depth calls (FuzzCompatibility found a 13 s input
   /// at depth 30). At depth 64 a regression does not finish.
-  @Test func nestedComplexWithoutBytesIsClassifiedOnce() throws {
-    for inner in ["v", "[0d]", "{S=}", "[0{S=}]"] {
-      let nested = "v16@?0" + String(repeating: "j", count: 64) + inner + "8"
+  @Test func nestedTypesWithoutBytesAreClassifiedOnce() throws {
+    // And arrays inside a structure (a parameter array is a pointer): `[4[4…[0d]]]` walked every
+    // element, 4^depth calls in AAPCS64's floating-point leaf count.
+    let arrays = "{S=" + String(repeating: "[4", count: 32) + "[0d]" + String(repeating: "]", count: 32) + "}"
+    for type in ["v", "[0d]", "{S=}", "[0{S=}]"].map({ String(repeating: "j", count: 64) + $0 }) + [arrays] {
+      let nested = "v16@?0" + type + "8"
       // Against another type without bytes, so that the levels that compare register classes do.
       let empty = "v16@?0{E=}8"
       for model in DataModel.allBuiltIn {
@@ -406,5 +409,17 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(try !checker.check("v24@?0{C2=jfjf}8", against: "v24@?0{Q2=qq}8").isCompatible)
     #expect(try checker.check("v16@?0jf8", against: "v16@?0{F2=ff}8").isCompatible)
     #expect(try !checker.check("v16@?0jf8", against: "v16@?0q8").isCompatible)
+  }
+
+  /// Array elements count as often as there are elements: `struct { double a[2][2]; }` is
+  /// `[4 x double]` like four doubles; four longs and `float[5]` go by reference (clang
+  /// -target aarch64-linux-gnu -S -emit-llvm).
+  @Test func arrayElementsCountAsFloatingPointLeaves() throws {
+    let model = try #require(DataModel(named: "aarch64-linux"))
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    #expect(try checker.check("v40@?0{A22=[2[2d]]}8", against: "v40@?0{D4=dddd}8").isCompatible)
+    #expect(try !checker.check("v40@?0{A22=[2[2d]]}8", against: "v40@?0{Q4=qqqq}8").isCompatible)
+    // Five leaves are not a homogeneous aggregate, counted whole or per element.
+    #expect(try checker.check("v28@?0{F5=[5f]}8", against: "v28@?0{F5=fffff}8").isCompatible)
   }
 }

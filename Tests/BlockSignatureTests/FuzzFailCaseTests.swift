@@ -108,7 +108,7 @@ import Testing
   /// Every kept input, replayed from FuzzTesting/FailCases/<target>/ (found next to this file,
   /// so new findings are covered as soon as they are kept): none may trap, nor run for long
   /// (FuzzCompatibility/nested-complex-classification-timeout took 13 s: see
-  /// `CompatibilityTests.nestedComplexWithoutBytesIsClassifiedOnce`).
+  /// `CompatibilityTests.nestedTypesWithoutBytesAreClassifiedOnce`).
   @Test func everyKeptFailCaseReplays() throws {
     let failCases = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

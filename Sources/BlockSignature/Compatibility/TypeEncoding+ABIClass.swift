@@ -246,10 +246,13 @@ extension TypeEncoding {
       return count <= 4
     case .array(let elements, let element):
       guard elements <= 4 else { return false }
-      for _ in 0..<elements {
-        guard element.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else { return false }
-      }
-      return true
+      guard elements > 0 else { return true }
+      // Every element has the first one's leaves: collect them once and count them `elements`
+      // times (walking each element cost 4^depth calls on nested arrays without leaves).
+      let before = count
+      guard element.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else { return false }
+      count += (count - before) * Int(elements - 1)
+      return count <= 4
     case .structure(_, let fields?):
       for field in fields {
         guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else {
