@@ -302,4 +302,21 @@ extension SignatureFrameTests {
     #expect(fits.arguments[1].slotSize == 40)
     #expect(fits.arguments[1].layout.caveats.contains(.layoutHidden))
   }
+
+  /// Microsoft bitfields open a storage unit whose end was added unchecked later: a unit opened
+  /// just below Int.max bits trapped (x86_64-windows only). It is a size overflow, the same
+  /// error on both scanners.
+  @Test func microsoftBitfieldUnitAtTheEdgeIsASizeOverflow() throws {
+    let model = try #require(DataModel(named: "x86_64-windows"))
+    for type in [
+      "{S=[1152921504606846972c]b1}", "{S=[1152921504606846972c]b1i}", "{S=[1152921504606846972c]b1b1}",
+      "{S=[1152921504606846972c]b1b33}", "{S=[1152921504606846968c]b33}",
+    ] {
+      let input = "v16@?0" + type + "8"
+      #expect(!Self.expectAgreement(Array(input.utf8), model: model), "\(input)")
+      let error = try #require(throws: SignatureError.self) { try SignatureFrame(parsing: input, for: model) }
+      #expect("\(error)".contains("size overflow"), "\(input): \(error)")
+      _ = try SignatureEncoding(parsing: input).compatibleDataModels()
+    }
+  }
 }

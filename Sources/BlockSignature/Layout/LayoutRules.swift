@@ -179,7 +179,11 @@ struct AggregateLayout {
           start = bitEnd
         } else {
           let base = openUnitBits != 0 ? openUnitStart + openUnitBits : bitEnd
-          guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8) else { return nil }
+          // The open unit's end is added later unchecked: a unit that would end past Int.max
+          // is a size overflow now.
+          guard let rounded = roundUp(max(base, bitEnd), to: unit.alignment * 8),
+            !rounded.addingReportingOverflow(unitBits).overflow
+          else { return nil }
           start = rounded
           openUnitStart = rounded
           openUnitBits = width == 0 ? 0 : unitBits
