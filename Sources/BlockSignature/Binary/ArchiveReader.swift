@@ -61,13 +61,13 @@ enum ArchiveReader {
       } else if name == "//" {
         longNames = range
         name = ""
-      } else if name.hasPrefix("#1/"), let length = Int(name.dropFirst(3)), length <= size {
+      } else if name.hasPrefix("#1/"), let length = Int(name.dropFirst(3)), length >= 0, length <= size {
         name = String(
           decoding: UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + length)]), as: UTF8.self)
         while name.last == "\0" { name.removeLast() }
         range = (dataStart + length)..<(dataStart + size)
       } else if name.hasPrefix("/"), let index = Int(name.dropFirst()), let table = longNames {
-        guard index < table.count else {
+        guard index >= 0, index < table.count else {
           throw BinaryScanError(
             .malformed, offset: UInt64(offset),
             "archive member at \(hex(offset)) names long-name offset \(index) past end of the name table")

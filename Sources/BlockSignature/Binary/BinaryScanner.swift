@@ -110,6 +110,11 @@ private struct DescriptorScan {
     self.p = UInt64(image.pointerSize)
   }
 
+  /// Whether a literal or descriptor at `address` (at most 8 words) ends below 2^64: a hostile
+  /// image can place a section, symbol or fixup at the top of the address space, where the
+  /// word-by-word reads would overflow. Such an address is not a candidate.
+  func fitsBelowTop(_ address: UInt64) -> Bool { address <= UInt64.max - 8 * p }
+
   // MARK: Names
 
   /// Describes an address for messages: the address in linked files, `section+offset` in objects.
@@ -327,7 +332,7 @@ private struct DescriptorScan {
   /// `reserved` is zero (or a small in-descriptor flags word), `size` is plausible and not a
   /// pointer, and with copy/dispose both helpers point at code.
   func looksLikeDescriptor(_ address: UInt64, hasCopyDispose: Bool) -> Bool {
-    guard let reserved = image.pointer(at: address) else { return false }
+    guard fitsBelowTop(address), let reserved = image.pointer(at: address) else { return false }
     switch reserved {
     case .null: break
     // Apple's in-descriptor flags: a copy of the block flags, so BLOCK_HAS_SIGNATURE is set.
@@ -353,7 +358,7 @@ private struct DescriptorScan {
 
   /// A slot whose pointer is `&_NSConcreteGlobalBlock`: a global literal, unless it is a GOT entry.
   mutating func considerLiteral(at slot: UInt64) {
-    guard let sectionIndex = image.sectionIndex(containing: slot) else { return }
+    guard fitsBelowTop(slot), let sectionIndex = image.sectionIndex(containing: slot) else { return }
     let section = image.sections[sectionIndex]
     if section.isIndirectPointerTable || section.isExecutable { return }
     let flagsOffset = p
@@ -482,6 +487,12 @@ private struct DescriptorScan {
     guard let sectionIndex = image.sectionIndex(containing: address) else {
       warnings.append(
         BinaryScanWarning(offset: address, message: "descriptor at \(describe(address)) is outside every section"))
+      return nil
+    }
+    guard fitsBelowTop(address) else {
+      warnings.append(
+        BinaryScanWarning(
+          offset: address, message: "descriptor at \(describe(address)) is at the top of the address space"))
       return nil
     }
     let section = image.sections[sectionIndex]
