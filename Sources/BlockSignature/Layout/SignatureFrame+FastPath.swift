@@ -105,9 +105,7 @@ struct FastScanner {
       let byte = base[index]
       index &+= 1
       if let code = TypeCode(byte: byte) {
-        caveats.formUnion(rules.caveats(of: code))
-        (size, alignment) = rules.primitive(code)
-        shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+        measure(code)
       } else {
         switch byte {
         case 0x72, 0x6E, 0x4E, 0x6F, 0x4F, 0x52, 0x56:  // r n N o O R V
@@ -245,6 +243,14 @@ struct FastScanner {
     }
   }
 
+  /// A primitive type: its size, alignment and shape, and its caveats added to `caveats`.
+  @inline(__always)
+  mutating func measure(_ code: TypeCode) {
+    caveats.formUnion(rules.caveats(of: code))
+    (size, alignment) = rules.primitive(code)
+    shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+  }
+
   /// `measure()` for a type that starts the return value or an argument: a primitive, or an
   /// object without a class name or nested signature, is measured here, in the caller's loop
   /// (most arguments are one of these); anything else goes to `measure()`. `caveats` must be
@@ -254,9 +260,7 @@ struct FastScanner {
     let byte = base[index]
     if let code = TypeCode(byte: byte) {
       index &+= 1
-      caveats = rules.caveats(of: code)
-      (size, alignment) = rules.primitive(code)
-      shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+      measure(code)
       return true
     }
     if byte == 0x40 {  // @
