@@ -400,6 +400,7 @@ extension SignatureFrame {
   package static var fastPathStackBytes: Int {
     max(
       MemoryLayout<FastNesting>.stride * FastNesting.capacity,
+      MemoryLayout<FastArgument>.stride * fastArgumentCapacity,
       MemoryLayout<Argument>.stride * fastArgumentCapacity)
   }
 
@@ -428,36 +429,30 @@ extension SignatureFrame {
   ) -> SignatureFrame? {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
-      withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
-        var scanner = FastScanner(
-          base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
-        return scanner.scanSignature(into: arguments.baseAddress!, storage: storage)
+      withUnsafeTemporaryAllocation(of: FastArgument.self, capacity: fastArgumentCapacity) { read in
+        withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
+          var scanner = FastScanner(
+            base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
+          return scanner.scanSignature(reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage)
+        }
       }
     }
   }
 }
 
 extension FastScanner {
-  /// The return type, the frame length, then each argument and its offsets. An argument is
-  /// written to `buffer` as soon as its type is read and settled in place (slot, offset) once
-  /// the offset after it is known. Few values live across the loop, so that they stay in
-  /// registers: optional offsets are -1 when absent.
+  /// The return type, the frame length, then each argument and its offsets, in two passes
+  /// over few values each: the first reads the types and offsets into `read` (nothing settled,
+  /// so the loop carries only the position and the last offset); the second settles each
+  /// argument now that the offset after it is known, into `buffer`.
   @inline(__always)
   mutating func scanSignature(
+    reading read: UnsafeMutablePointer<FastArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
     storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?
   ) -> SignatureFrame? {
-    var assembler = FrameAssembler(rules: rules)
     let capacity = SignatureFrame.fastArgumentCapacity
-    // Arguments written to `buffer`; the last one is pending (not settled) when `pending`.
-    var pushed = 0
-    var pending = false
-    var pendingShape = TypeShape.other
-    var pendingStart = 0
-    var pendingEnd = 0
-    var heads = (SignatureFrame.Head.other, SignatureFrame.Head.other)
     var frame = -1
-    var previous = -1
 
     // The return value.
     let first = base[0]
@@ -483,50 +478,14 @@ extension FastScanner {
       }
     }
 
-    /// Settles the pending argument, `buffer[pushed - 1]`, now that the offset after it is known.
-    @inline(__always)
-    func settle(_ nextWritten: Int) -> Bool {
-      let argument = buffer + (pushed &- 1)
-      let (start, end) = (pendingStart, pendingEnd)
-      let (settled, overflowed) = assembler.settle(
-        size: argument.pointee.size, alignment: argument.pointee.alignment, shape: pendingShape,
-        caveats: argument.pointee.caveats, written: argument.pointee.writtenOffset,
-        nextWritten: nextWritten < 0 ? nil : nextWritten
-      ) {
-        end &- start == returnEnd
-          && UnsafeBufferPointer(start: base + start, count: returnEnd).elementsEqual(
-            UnsafeBufferPointer(start: base, count: returnEnd))
-      }
-      argument.pointee = settled
-      pending = false
-      // A frame that overflows `Int` is reported by the general scanner.
-      return !overflowed
-    }
-
-    /// Writes the next argument, settling the one before it.
-    @inline(__always)
-    func push(_ size: Int, _ alignment: Int, _ shape: TypeShape, _ caveats: LayoutCaveats, _ written: Int) -> Bool {
-      if pending, !settle(written) { return false }
-      guard pushed < capacity else { return false }
-      (buffer + pushed).initialize(
-        to: SignatureFrame.Argument(
-          size: size, alignment: alignment, caveats: caveats, slotSize: 0, offset: 0,
-          writtenOffset: written < 0 ? nil : written))
-      pushed &+= 1
-      pending = true
-      pendingShape = shape
-      return true
-    }
-
+    // First pass: each argument's type and written offset (-1 when absent).
+    var pushed = 0
+    var previous = -1
     while index < count {
       let typeStart = index
       caveats = []
       guard measureTopLevel() else { return nil }
       let typeEnd = index
-      if pushed < 2 {
-        let head = SignatureFrame.Head(UnsafeBufferPointer(start: base, count: count), typeStart..<typeEnd)
-        if pushed == 0 { heads.0 = head } else { heads.1 = head }
-      }
       var written = -1
       if index < count {
         let byte = base[index]
@@ -543,12 +502,19 @@ extension FastScanner {
             let hasZeroSize = size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
             var pieces = OffsetPieces()
             guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }),
-              push(size, alignment, shape, caveats, pieces[0])
+              pushed &+ pieces.count <= capacity
             else { return nil }
-            (pendingStart, pendingEnd) = (typeStart, typeEnd)
+            (read + pushed).initialize(
+              to: FastArgument(
+                size: size, alignment: alignment, caveats: caveats, shape: shape, written: pieces[0],
+                typeStart: typeStart, typeEnd: typeEnd))
+            pushed &+= 1
             for piece in 1..<pieces.count {
-              guard push(0, 1, .unencodable, .unknownSize, pieces[piece]) else { return nil }
-              (pendingStart, pendingEnd) = (typeEnd, typeEnd)
+              (read + pushed).initialize(
+                to: FastArgument(
+                  size: 0, alignment: 1, caveats: .unknownSize, shape: .unencodable, written: pieces[piece],
+                  typeStart: typeEnd, typeEnd: typeEnd))
+              pushed &+= 1
             }
             previous = pieces[pieces.count - 1]
             continue
@@ -558,11 +524,39 @@ extension FastScanner {
           return nil
         }
       }
-      guard push(size, alignment, shape, caveats, written) else { return nil }
-      (pendingStart, pendingEnd) = (typeStart, typeEnd)
+      guard pushed < capacity else { return nil }
+      (read + pushed).initialize(
+        to: FastArgument(
+          size: size, alignment: alignment, caveats: caveats, shape: shape, written: written,
+          typeStart: typeStart, typeEnd: typeEnd))
+      pushed &+= 1
     }
-    if pending, !settle(frame) { return nil }
 
+    // Second pass: slots and offsets, each argument settled with the offset after it.
+    var assembler = FrameAssembler(rules: rules)
+    for position in 0..<pushed {
+      let argument = read[position]
+      let nextWritten = position &+ 1 < pushed ? read[position &+ 1].written : frame
+      let (settled, overflowed) = assembler.settle(
+        size: argument.size, alignment: argument.alignment, shape: argument.shape, caveats: argument.caveats,
+        written: argument.written < 0 ? nil : argument.written, nextWritten: nextWritten < 0 ? nil : nextWritten
+      ) {
+        argument.typeEnd &- argument.typeStart == returnEnd
+          && UnsafeBufferPointer(start: base + argument.typeStart, count: returnEnd).elementsEqual(
+            UnsafeBufferPointer(start: base, count: returnEnd))
+      }
+      // A frame that overflows `Int` is reported by the general scanner.
+      if overflowed { return nil }
+      (buffer + position).initialize(to: settled)
+    }
+
+    let bytes = UnsafeBufferPointer(start: base, count: count)
+    let kind =
+      pushed == 0
+      ? SignatureEncoding.Kind.types
+      : SignatureFrame.Head.kind(
+        SignatureFrame.Head(bytes, read[0].typeStart..<read[0].typeEnd),
+        pushed > 1 ? SignatureFrame.Head(bytes, read[1].typeStart..<read[1].typeEnd) : .other)
     let writtenFrame = frame < 0 ? nil : frame
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
@@ -574,11 +568,23 @@ extension FastScanner {
       arguments = [SignatureFrame.Argument](settled)
     }
     return SignatureFrame(
-      kind: SignatureFrame.Head.kind(heads.0, heads.1),
+      kind: kind,
       returnValue: assembler.returnValue(
         size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats),
       arguments: arguments,
       frameLength: assembler.running, writtenFrameLength: writtenFrame,
       offsetsMatch: assembler.offsetsMatch(frame: writtenFrame))
   }
+}
+
+/// An argument as the fast path's first pass reads it: its type and written offset (-1 when
+/// absent), and where its encoding lies (for the head and the hidden-layout check).
+struct FastArgument {
+  var size: Int
+  var alignment: Int
+  var caveats: LayoutCaveats
+  var shape: TypeShape
+  var written: Int
+  var typeStart: Int
+  var typeEnd: Int
 }
