@@ -255,7 +255,7 @@ struct FastScanner {
   /// object without a class name or nested signature, is measured here, in the caller's loop
   /// (most arguments are one of these); anything else goes to `measure()`. `caveats` must be
   /// empty.
-  @inline(__always)
+  @inline(always)
   mutating func measureTopLevel() -> Bool {
     let byte = base[index]
     if let code = TypeCode(byte: byte) {
@@ -269,16 +269,20 @@ struct FastScanner {
       if next == 0x3F {  // ?
         length = 2
         next = peek(at: index &+ 2)
-        if next == 0x3C { return measure() }  // <
+        if next == 0x3C { return measureOutOfLine() }  // <
       } else if next == 0x22 {  // "
-        return measure()
+        return measureOutOfLine()
       }
       index &+= length
       (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
       return true
     }
-    return measure()
+    return measureOutOfLine()
   }
+
+  /// `measure()` as a call, so that `measureTopLevel()` stays small enough to be inlined.
+  @inline(never)
+  mutating func measureOutOfLine() -> Bool { measure() }
 
   /// Opens a node one level below `level`; `false` beyond the depth limit.
   @inline(__always)
