@@ -341,21 +341,23 @@ struct FastScanner {
   /// A run of offset digits read as one offset when the general rule allows it at once (no
   /// leading zero, not above `frame`, not below `previous`, at most 18 digits so that the loop
   /// needs no overflow check); otherwise `nil`, with `index` after the run, for
-  /// ``OffsetRunSplitter``, which reads longer runs with the checks.
+  /// ``OffsetRunSplitter``, which reads longer runs with the checks. `previous` and `frame`
+  /// are -1 when there is none. The caller has seen a digit at `index`.
   @inline(__always)
-  mutating func wholeOffset(previous: Int?, frame: Int?) -> Int? {
+  mutating func wholeOffset(previous: Int, frame: Int) -> Int? {
+    // A local position and one store after the loop, not one per digit.
     let start = index
+    var position = start
     var value = 0
-    var digit = peek() &- 0x30
-    while digit < 10 {
-      value = value &* 10 &+ Int(digit)
-      index &+= 1
-      digit = peek() &- 0x30
-    }
-    let length = index &- start
+    repeat {
+      value = value &* 10 &+ Int(base[position] &- 0x30)
+      position &+= 1
+    } while position < count && base[position] &- 0x30 < 10
+    index = position
+    let length = position &- start
     if length > 18 || (length > 1 && base[start] == 0x30) { return nil }
-    if let frame, value > frame { return nil }
-    if let previous, value < previous { return nil }
+    if frame >= 0, value > frame { return nil }
+    if value < previous { return nil }
     return value
   }
 
@@ -475,7 +477,7 @@ extension FastScanner {
     if index < count {
       let byte = base[index]
       if isDigit(byte) {
-        guard let value = wholeOffset(previous: nil, frame: nil) else { return nil }
+        guard let value = wholeOffset(previous: -1, frame: -1) else { return nil }
         frame = value
       } else if byte == 0x2B || byte == 0x2D {
         return nil
@@ -495,7 +497,7 @@ extension FastScanner {
         let byte = base[index]
         if isDigit(byte) {
           let runStart = index
-          if let whole = wholeOffset(previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame) {
+          if let whole = wholeOffset(previous: previous, frame: frame) {
             written = whole
             previous = whole
           } else {
