@@ -213,6 +213,14 @@ import Testing
       repeating: SignatureFrame.Argument(size: 0, alignment: 1, slotSize: 0, offset: 0), count: 2)
     let second = address(try reader.frame(parsing: "q24@?0q8d16"))
     withExtendedLifetime(blocker) { #expect(first == second) }
+    // As many arguments as the last frame: overwritten in place, still the same buffer.
+    let third = address(try reader.frame(parsing: "v24@?0i8^v16"))
+    withExtendedLifetime(blocker) { #expect(third == second) }
+    // A kept frame with as many arguments as the next one is not overwritten.
+    let held = try reader.frame(parsing: "v24@?0i8^v16")
+    let next = try reader.frame(parsing: "d24@?0d8f16")
+    #expect(held == (try SignatureFrame(parsing: "v24@?0i8^v16")))
+    #expect(next == (try SignatureFrame(parsing: "d24@?0d8f16")))
     #expect(try reader.frame(parsing: "i20@?0i8r*12").frameLength == 20)
   }
 

@@ -567,8 +567,13 @@ extension FastScanner {
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
     if let storage {
-      // One call: `removeAll(keepingCapacity:)` then `append(contentsOf:)` cost twice as much.
-      storage.pointee.replaceSubrange(0..<storage.pointee.count, with: settled)
+      if storage.pointee.count == pushed, pushed > 0 {
+        // As many as last time: overwritten in place (`replaceSubrange` is generic).
+        storage.pointee.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: pushed) }
+      } else {
+        // One call: `removeAll(keepingCapacity:)` then `append(contentsOf:)` cost twice as much.
+        storage.pointee.replaceSubrange(0..<storage.pointee.count, with: settled)
+      }
       arguments = storage.pointee
     } else {
       arguments = [SignatureFrame.Argument](settled)
