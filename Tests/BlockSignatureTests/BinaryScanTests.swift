@@ -225,6 +225,44 @@ struct Found: Hashable, CustomStringConvertible {
     #expect(
       reports.map(\.file) == ["\(archive.path)(blocks.o)", "\(archive.path)(a-rather-long-member-name-for-gnu-ar.o)"])
     #expect(reports.map(\.blocks.count) == [first.truth.count, second.truth.count])
+    // The BSD form (names as `#1/<length>` before the contents, `__.SYMDEF` symbol table).
+    if let llvmAR = Toolchain.find("llvm-ar") {
+      let bsd = first.directory.appendingPathComponent("libblocks-bsd.a")
+      try Toolchain.check(llvmAR, ["--format=bsd", "rcs", bsd.path, first.binary.path, renamed.path])
+      let bsdReports = try BinaryScanner.scan(fileAt: bsd.path)
+      #expect(
+        bsdReports.map(\.file) == ["\(bsd.path)(blocks.o)", "\(bsd.path)(a-rather-long-member-name-for-gnu-ar.o)"])
+      #expect(bsdReports.map(\.blocks.count) == [first.truth.count, second.truth.count])
+    }
+  }
+
+  /// A BSD member name `#1/<length>` whose length is not a byte count within the member is a
+  /// typed error at the length field (it was read as a member named "#1/-20", and before that
+  /// a negative length trapped: FuzzTesting/FailCases/FuzzBinaryScanner/archive-bsd-*).
+  @Test func bsdNameLengthOutsideTheMemberIsMalformed() throws {
+    func archive(name: String, contents: String) -> [UInt8] {
+      let header =
+        name.padding(toLength: 16, withPad: " ", startingAt: 0) + "0           0     0     644     "
+        + String(contents.utf8.count).padding(toLength: 10, withPad: " ", startingAt: 0) + "`\n"
+      return Array("!<arch>\n".utf8) + Array(header.utf8) + Array(contents.utf8)
+    }
+    for field in ["-20", "17", "x", ""] {
+      let bytes = archive(name: "#1/" + field, contents: "name-of-twelve-b")
+      let result = bytes.withUnsafeBytes { raw in
+        Result { () throws(BinaryScanError) in try BinaryScanner.scan(bytes: raw, name: "bsd.a") }
+      }
+      guard case .failure(let error) = result else {
+        Issue.record("#1/\(field): scanned without error")
+        continue
+      }
+      #expect(error.kind == .malformed, "#1/\(field)")
+      #expect(error.offset == 11, "#1/\(field)")
+      #expect(error.message.contains("BSD name length \"\(field)\""), "\(error.message)")
+    }
+    // A length within the member is a name (the member, not an object file, is passed over).
+    let named = archive(name: "#1/12", contents: "name-of-twel" + "abcd")
+    let reports = try named.withUnsafeBytes { raw in try BinaryScanner.scan(bytes: raw, name: "bsd.a") }
+    #expect(reports.isEmpty)
   }
 
   @Test func swiftMadeBlocksAreFound() throws {

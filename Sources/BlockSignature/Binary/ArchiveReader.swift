@@ -61,7 +61,15 @@ enum ArchiveReader {
       } else if name == "//" {
         longNames = range
         name = ""
-      } else if name.hasPrefix("#1/"), let length = Int(name.dropFirst(3)), length >= 0, length <= size {
+      } else if name.hasPrefix("#1/") {
+        // BSD: the name is the first `length` bytes of the contents.
+        let field = name.dropFirst(3)
+        guard let length = Int(field), length >= 0, length <= size else {
+          throw BinaryScanError(
+            .malformed, offset: UInt64(offset + 3),
+            "archive member at \(hex(offset)) has BSD name length \"\(field)\", not a byte count within its size \(size)"
+          )
+        }
         name = String(
           decoding: UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + length)]), as: UTF8.self)
         while name.last == "\0" { name.removeLast() }
