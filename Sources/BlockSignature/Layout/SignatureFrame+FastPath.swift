@@ -255,7 +255,10 @@ struct FastScanner {
   /// object without a class name or nested signature, is measured here, in the caller's loop
   /// (most arguments are one of these); anything else goes to `measure()`. `caveats` must be
   /// empty.
-  @inline(always)
+  ///
+  /// `@_transparent`: with `@inline(__always)` the optimizer keeps it out of the signature loop
+  /// (a call per argument); SE-0496's `@inline(always)` would do, but needs Swift 6.3.
+  @_transparent
   mutating func measureTopLevel() -> Bool {
     let byte = base[index]
     if let code = TypeCode(byte: byte) {
