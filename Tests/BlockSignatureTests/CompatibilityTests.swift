@@ -379,6 +379,37 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(error.kind == .nestingTooDeep)
   }
 
+  /// A parenthesized type was parsed twice at every level (as a parameter list, then again as
+  /// the type in parentheses): `((…(Int32)…)) -> Void` cost 2^depth (20 levels: 3.3 s). Now the
+  /// first parse is kept; at depth 60 a regression does not finish. Beyond the nesting limit it
+  /// is a typed error, and the parentheses still mean what they meant.
+  @Test func nestedParenthesesAreParsedOnce() throws {
+    for depth in [1, 2, 60] {
+      let text =
+        "(" + String(repeating: "(", count: depth) + "Int32" + String(repeating: ")", count: depth) + ") -> Void"
+      #expect(try SwiftFunctionType(parsing: text).blockEncoding.description == "v12@?0i8", "\(depth)")
+      let spaced =
+        "( " + String(repeating: "( ", count: depth) + "Int32 " + String(repeating: ") ", count: depth)
+        + ", Double) -> Void"
+      #expect(try SwiftFunctionType(parsing: spaced).blockEncoding.description == "v20@?0i8d12", "\(depth)")
+    }
+    // A label or `inout` inside the parentheses is not a parenthesized type (read again from the
+    // label, as before), nor is a list.
+    for (text, message, offset) in [
+      ("((x: Int32)) -> Void", "type x has no C encoding", 2),
+      ("((inout Int32)) -> Void", "type inout has no C encoding", 2),
+      ("((Int32, Int32)) -> Void", "a tuple has no C encoding", 1),
+    ] {
+      let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }
+      #expect(error.message == message, "\(text)")
+      #expect(error.offset == offset, "\(text)")
+    }
+    let deep =
+      "(" + String(repeating: "(", count: 100_000) + "Int32" + String(repeating: ")", count: 100_000) + ") -> Void"
+    let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: deep) }
+    #expect(error.kind == .nestingTooDeep)
+  }
+
   /// `_Complex` classified both halves at every level: nested around a type without bytes or
   /// leaves (`jjj…jv`, `jjj…j[0d]`) that is 2^depth calls (FuzzCompatibility found a 13 s input
   /// at depth 30). At depth 64 a regression does not finish.

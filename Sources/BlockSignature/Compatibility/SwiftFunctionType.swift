@@ -225,18 +225,38 @@ private struct SwiftTypeParser {
     }
   }
 
+  /// The first parameter of a list that turned out not to be a function's, when it had no label
+  /// and no `inout`: where its type started and ended, and the type, so that `(T)` is not
+  /// parsed again as a parenthesized type (nested parentheses would cost 2^depth).
+  struct FirstElement {
+    var start: Int
+    var end: Int
+    var mapped: Mapped
+  }
+
   /// `(params) [async] [throws] -> result`, or nil (position restored) when the text at the
   /// cursor is not a function type.
   mutating func parseFunction() throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding])? {
+    var first: FirstElement? = nil
+    return try parseFunction(first: &first)
+  }
+
+  /// `parseFunction()`, also giving the first parameter when it is not a function.
+  mutating func parseFunction(first: inout FirstElement?) throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding])? {
     let start = position
     guard consume("(") else { return nil }
     var parameters: [TypeEncoding] = []
     if !consume(")") {
       repeat {
+        let beforeLabels = position
         skipLabels()
         let parameterStart = position
         let isInout = consume("inout")
+        let typeStart = position
         let mapped = try parseType()
+        if parameters.isEmpty, !isInout, parameterStart == beforeLabels {
+          first = FirstElement(start: typeStart, end: position, mapped: mapped)
+        }
         if mapped.isVoid { throw error(.notRepresentable, "a parameter cannot be Void", at: parameterStart) }
         parameters.append(isInout ? Self.pointer(to: mapped, isConst: false).topLevel : mapped.topLevel)
       } while consume(",")
@@ -279,7 +299,8 @@ private struct SwiftTypeParser {
     let start = position
     var mapped: Mapped
     if peek() == UInt8(ascii: "(") {
-      if let (result, parameters) = try parseFunction() {
+      var first: FirstElement? = nil
+      if let (result, parameters) = try parseFunction(first: &first) {
         switch convention {
         case "block":
           mapped = Mapped(
@@ -300,7 +321,13 @@ private struct SwiftTypeParser {
           mapped = Mapped(
             encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
         } else {
-          mapped = try parseType()
+          if let first, first.start == position {
+            // Parsed already, from the same place, as the list's first parameter.
+            mapped = first.mapped
+            position = first.end
+          } else {
+            mapped = try parseType()
+          }
           guard consume(")") else {
             throw error(.notRepresentable, "a tuple has no C encoding", at: start)
           }
