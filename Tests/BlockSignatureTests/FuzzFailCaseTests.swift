@@ -105,6 +105,25 @@ import Testing
     #expect(try #require(rebased.offset) == 0x1000 + 68)
   }
 
+  /// Classic dyld info opcodes whose work is not bounded by the file: a bind repeated 2^60
+  /// times over a segment of 2^64 bytes with none in the file (the fixups grew until memory
+  /// ran out), and 400 rebase opcodes over the same 512 slots (fixups grow with the square of
+  /// the file). Both stop at a budget of a quarter of the file's size, with one warning.
+  @Test func fixupsAreBoundedByTheFileSize() throws {
+    let directory = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("FuzzTesting/FailCases/FuzzBinaryScanner")
+    for name in ["macho-bind-count-2-to-the-60", "macho-rebase-same-slots-400-times"] {
+      let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+      let report = try #require(try Self.runScannerHarness(bytes).get().first)
+      #expect(
+        report.warnings.contains {
+          $0.message.contains("(a quarter of the file's \(bytes.count) bytes)") && $0.message.hasSuffix("not decoded")
+        },
+        "\(name): \(report.warnings)")
+    }
+  }
+
   /// Every kept input, replayed from FuzzTesting/FailCases/<target>/ (found next to this file,
   /// so new findings are covered as soon as they are kept): none may trap, nor run for long
   /// (FuzzCompatibility/nested-complex-classification-timeout took 13 s: see

@@ -23,11 +23,37 @@ struct MachOFixupDecoder {
   private var importIndex: [Range<Int>: Int] = [:]
   /// Undefined symbol-table entries by name, built on the first import.
   private var undefinedByName: [String: Int]?
+  /// Fixups (and chain steps) left before decoding stops: opcodes and chain starts may name
+  /// the same slots again and again, or a count of 2^60, so the work is bounded by the file.
+  private var budget: Int
+  /// Whether the budget ran out (decoding stopped, with one warning).
+  private(set) var isOverBudget = false
+
+  /// The budget for a file of `fileSize` bytes: a quarter of its size. A real image has at most
+  /// one pointer slot per 8 bytes, fixed up at most three times (rebase, bind, lazy bind).
+  static func fixupBudget(fileSize: Int) -> Int { fileSize / 4 + 4096 }
 
   init(bytes: ByteView, segments: [MachOSegment], symbols: [ImageSymbol]) {
     self.bytes = bytes
     self.segments = segments
     self.symbols = symbols
+    budget = Self.fixupBudget(fileSize: bytes.count)
+  }
+
+  /// Takes one fixup or chain step from the budget; false (after one warning) when none is left.
+  mutating func spend(at offset: UInt64) -> Bool {
+    if budget > 0 {
+      budget -= 1
+      return true
+    }
+    if !isOverBudget {
+      isOverBudget = true
+      warn(
+        offset,
+        "pointer fixups at \(hex(offset)) exceed \(Self.fixupBudget(fileSize: bytes.count)) (a quarter of the file's \(bytes.count) bytes): the opcodes or chains repeat; the rest are not decoded"
+      )
+    }
+    return false
   }
 
   /// The preferred load address (the `__TEXT` segment's, else the lowest mapped segment's).
@@ -193,6 +219,7 @@ struct MachOFixupDecoder {
         continue
       }
       for page in 0..<pageCount {
+        if isOverBudget { return }
         let start = UInt64(bytes.u16(starts + 22 + page * 2)!)
         if start == 0xffff { continue }
         if start & 0x8000 != 0 {
@@ -228,6 +255,7 @@ struct MachOFixupDecoder {
         )
         return
       }
+      guard spend(at: segment.fileOffset &+ segmentOffset) else { return }
       steps += 1
       guard steps <= pageSize / format.stride + 1 else {
         warn(
@@ -259,7 +287,7 @@ struct MachOFixupDecoder {
   /// Decodes rebase opcodes at `offset` (size `size`).
   // swiftlint:disable:next cyclomatic_complexity function_body_length
   mutating func decodeRebases(offset: UInt64, size: UInt64) {
-    guard size > 0 else { return }
+    guard size > 0, !isOverBudget else { return }
     guard bytes.contains(offset: offset, length: size) else {
       warn(
         offset,
@@ -286,6 +314,7 @@ struct MachOFixupDecoder {
           )
           return false
         }
+        guard decoder.spend(at: opcodeOffset) else { return false }
         decoder.fixups.append(
           PointerFixup(slot: segment.address &+ segmentOffset, value: word == 0 ? .null : .address(word)))
         let (step, stepOverflow) = skip.addingReportingOverflow(8)
@@ -355,7 +384,7 @@ struct MachOFixupDecoder {
   /// Decodes bind opcodes at `offset` (size `size`). Lazy bind streams use DONE between entries.
   // swiftlint:disable:next cyclomatic_complexity function_body_length
   mutating func decodeBinds(offset: UInt64, size: UInt64, lazy: Bool) {
-    guard size > 0 else { return }
+    guard size > 0, !isOverBudget else { return }
     guard bytes.contains(offset: offset, length: size) else {
       warn(
         offset,
@@ -384,6 +413,7 @@ struct MachOFixupDecoder {
           )
           return false
         }
+        guard decoder.spend(at: opcodeOffset) else { return false }
         decoder.fixups.append(
           PointerFixup(slot: segment.address &+ segmentOffset, value: .symbol(symbol, addend)))
         let (step, stepOverflow) = skip.addingReportingOverflow(8)
