@@ -276,6 +276,13 @@ enum ELFLoader {
     var tableBase: [Int: Int] = [:]
     var hasStaticSymbols = false
     let symbolEntrySize: UInt64 = is64 ? 24 : 16
+    // Tables that do not overlap fit in the file together: past that, section headers repeat
+    // the same bytes, and reading them again would cost headers × symbols. A table with the
+    // same bytes and strings as one read already shares its symbols; any other is skipped
+    // once the tables read add up to the file's size.
+    var symbolBytesLeft = UInt64(raw.count)
+    var tablesRead: [ELFTableKey: Int] = [:]
+    var skippedTables: (count: Int, first: (name: String, offset: UInt64)) = (0, ("", 0))
     for (index, header) in headers.enumerated()
     where header.type == ELFSectionHeader.typeSymtab || header.type == ELFSectionHeader.typeDynsym {
       guard bytes.contains(offset: header.offset, length: header.size) else {
@@ -307,6 +314,18 @@ enum ELFLoader {
         continue
       }
       if header.type == ELFSectionHeader.typeSymtab && header.size > symbolEntrySize { hasStaticSymbols = true }
+      let key = ELFTableKey(offset: header.offset, size: header.size, link: strings.offset, linkSize: strings.size)
+      if let base = tablesRead[key] {
+        tableBase[index] = base
+        continue
+      }
+      guard header.size <= symbolBytesLeft else {
+        if skippedTables.count == 0 { skippedTables.first = (names[index], header.offset) }
+        skippedTables.count += 1
+        continue
+      }
+      symbolBytesLeft -= header.size
+      tablesRead[key] = symbols.count
       tableBase[index] = symbols.count
       let count = header.size / symbolEntrySize
       symbols.reserveCapacity(symbols.count + Int(count))
@@ -379,8 +398,21 @@ enum ELFLoader {
       }
     }
 
-    // Relocations: section relocations of objects, dynamic relocations of linked files.
+    if skippedTables.count > 0 {
+      warnings.append(
+        BinaryScanWarning(
+          offset: skippedTables.first.offset,
+          message:
+            "\(skippedTables.count) symbol tables not read (first: \(skippedTables.first.name) at \(hex(skippedTables.first.offset))): they overlap the tables read before them, together larger than the file (size \(hex(raw.count)))"
+        ))
+    }
+
+    // Relocations: section relocations of objects, dynamic relocations of linked files. As for
+    // symbol tables, relocation sections that repeat the same bytes are read once per target.
     var fixups: [PointerFixup] = []
+    var relocationBytesLeft = UInt64(raw.count)
+    var relocationsRead: Set<ELFTableKey> = []
+    var skippedRelocations: (count: Int, first: (name: String, offset: UInt64)) = (0, ("", 0))
     for (index, header) in headers.enumerated()
     where header.type == ELFSectionHeader.typeRela || header.type == ELFSectionHeader.typeRel {
       let hasAddend = header.type == ELFSectionHeader.typeRela
@@ -401,6 +433,14 @@ enum ELFLoader {
           ))
         continue
       }
+      let key = ELFTableKey(offset: header.offset, size: header.size, link: UInt64(header.link), linkSize: targetBase)
+      guard relocationsRead.insert(key).inserted else { continue }
+      guard header.size <= relocationBytesLeft else {
+        if skippedRelocations.count == 0 { skippedRelocations.first = (names[index], header.offset) }
+        skippedRelocations.count += 1
+        continue
+      }
+      relocationBytesLeft -= header.size
       let symbolBase = tableBase[Int(header.link)]
       var reportedMissingTable = false
       let count = header.size / entrySize
@@ -473,6 +513,15 @@ enum ELFLoader {
     }
     fixups.sort { $0.slot < $1.slot }
 
+    if skippedRelocations.count > 0 {
+      warnings.append(
+        BinaryScanWarning(
+          offset: skippedRelocations.first.offset,
+          message:
+            "\(skippedRelocations.count) relocation sections not read (first: \(skippedRelocations.first.name) at \(hex(skippedRelocations.first.offset))): they overlap the sections read before them, together larger than the file (size \(hex(raw.count)))"
+        ))
+    }
+
     return BinaryImage(
       bytes: bytes,
       format: is64 ? .elf64 : .elf32,
@@ -488,4 +537,15 @@ enum ELFLoader {
       fixups: fixups,
       warnings: warnings)
   }
+}
+
+/// Where a symbol table or relocation section lies and what it refers to: headers with the
+/// same key describe the same entries.
+private struct ELFTableKey: Hashable {
+  var offset: UInt64
+  var size: UInt64
+  /// A symbol table's string table, or a relocation section's symbol table.
+  var link: UInt64
+  /// The string table's size, or the relocated section's address (objects).
+  var linkSize: UInt64
 }
