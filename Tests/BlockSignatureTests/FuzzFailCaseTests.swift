@@ -59,6 +59,11 @@ import Testing
   }
 
   /// What FuzzTesting/Sources/FuzzBinaryScanner does with one input; nil when it throws.
+  /// FuzzTesting/FailCases, found next to this file.
+  static let failCases = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("FuzzTesting/FailCases")
+
   static func runScannerHarness(_ bytes: [UInt8]) -> Result<[BinaryScanReport], BinaryScanError> {
     bytes.withUnsafeBytes { raw in
       Result { () throws(BinaryScanError) in try BinaryScanner.scan(bytes: raw, name: "fuzz") }
@@ -110,9 +115,7 @@ import Testing
   /// ran out), and 400 rebase opcodes over the same 512 slots (fixups grow with the square of
   /// the file). Both stop at a budget of a quarter of the file's size, with one warning.
   @Test func fixupsAreBoundedByTheFileSize() throws {
-    let directory = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("FuzzTesting/FailCases/FuzzBinaryScanner")
+    let directory = Self.failCases.appendingPathComponent("FuzzBinaryScanner")
     for name in ["macho-bind-count-2-to-the-60", "macho-rebase-same-slots-400-times"] {
       let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
       let report = try #require(try Self.runScannerHarness(bytes).get().first)
@@ -129,9 +132,7 @@ import Testing
   /// same bytes share one reading, and tables that overlap stop being read once the tables read
   /// add up to the file's size, with one warning.
   @Test func repeatedELFTablesAreReadOnce() throws {
-    let directory = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("FuzzTesting/FailCases/FuzzBinaryScanner")
+    let directory = Self.failCases.appendingPathComponent("FuzzBinaryScanner")
     for (name, expected) in [
       ("elf-symbol-table-repeated-150-times", nil),
       ("elf-relocation-section-repeated-150-times", nil),
@@ -154,9 +155,7 @@ import Testing
   /// (FuzzCompatibility/nested-complex-classification-timeout took 13 s: see
   /// `CompatibilityTests.nestedTypesWithoutBytesAreClassifiedOnce`).
   @Test func everyKeptFailCaseReplays() throws {
-    let failCases = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("FuzzTesting/FailCases")
+    let failCases = Self.failCases
     var replayed = 0
     for target in ["FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility"]
     {
