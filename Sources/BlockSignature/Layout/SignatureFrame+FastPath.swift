@@ -416,6 +416,7 @@ extension SignatureFrame {
   /// The single pass over the encodings the fast path handles; `nil` when it gives up, before
   /// anything is reported. The open nodes and the arguments live in the caller's stack frame
   /// until the one array of arguments is made.
+  @inline(__always)
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int
   ) -> SignatureFrame? {
@@ -424,6 +425,7 @@ extension SignatureFrame {
 
   /// The fast path, with the arguments copied into `storage` (its buffer is reused when no
   /// earlier frame still holds it) and shared with the result.
+  @inline(__always)
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [Argument]
   ) -> SignatureFrame? {
