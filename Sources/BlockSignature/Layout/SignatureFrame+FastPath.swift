@@ -350,15 +350,18 @@ struct FastScanner {
   mutating func wholeOffset(previous: Int, frame: Int) -> Int? {
     // A local position and one store after the loop, not one per digit.
     let start = index
-    var position = start
-    var value = 0
-    repeat {
-      value = value &* 10 &+ Int(base[position] &- 0x30)
+    let first = base[start] &- 0x30
+    var value = Int(first)
+    var position = start &+ 1
+    while position < count {
+      let digit = base[position] &- 0x30
+      if digit >= 10 { break }
+      value = value &* 10 &+ Int(digit)
       position &+= 1
-    } while position < count && base[position] &- 0x30 < 10
+    }
     index = position
-    let length = position &- start
-    if length > 18 || (length > 1 && base[start] == 0x30) { return nil }
+    // More than one digit: no leading zero, and at most 18.
+    if position &- start > 1, first == 0 || position &- start > 18 { return nil }
     if frame >= 0, value > frame { return nil }
     if value < previous { return nil }
     return value
