@@ -31,6 +31,10 @@ let package = Package(
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzSwiftType",
+      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzExtendedLayout",
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),

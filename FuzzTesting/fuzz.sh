@@ -24,6 +24,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(FuzzTypeEncoding FuzzSignature FuzzBinaryScanner FuzzExtendedLayout)
   [ -d Sources/FuzzCompatibility ] && targets+=(FuzzCompatibility)
+  targets+=(FuzzSwiftType)
 fi
 configuration="${FUZZ_CONFIGURATION:-debug}"
 jobs="${FUZZ_JOBS:-1}"
@@ -47,6 +48,7 @@ for target in "${targets[@]}"; do
     FuzzBinaryScanner) dict=Dictionaries/binary.dict; max_len=16384 ;;
     FuzzExtendedLayout) dict=""; max_len=256 ;;
     FuzzCompatibility) dict=Dictionaries/encoding.dict; max_len=1024 ;;
+    FuzzSwiftType) dict=Dictionaries/swift.dict; max_len=1024 ;;
     *) dict=Dictionaries/encoding.dict; max_len=1024 ;;
   esac
   work=".build/corpus/$target"

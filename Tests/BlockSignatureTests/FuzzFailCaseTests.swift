@@ -157,8 +157,10 @@ import Testing
   @Test func everyKeptFailCaseReplays() throws {
     let failCases = Self.failCases
     var replayed = 0
-    for target in ["FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility"]
-    {
+    for target in [
+      "FuzzTypeEncoding", "FuzzSignature", "FuzzBinaryScanner", "FuzzExtendedLayout", "FuzzCompatibility",
+      "FuzzSwiftType",
+    ] {
       let directory = failCases.appendingPathComponent(target)
       let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
       for file in files where !file.hasPrefix(".") {
@@ -170,6 +172,9 @@ import Testing
           _ = Self.runScannerHarness(bytes)
         case "FuzzExtendedLayout":
           _ = try? ExtendedLayout(decoding: bytes)
+        case "FuzzSwiftType":
+          let text = String(decoding: bytes, as: UTF8.self)
+          for model in DataModel.allBuiltIn { _ = try? SwiftFunctionType(parsing: text, model: model) }
         case "FuzzCompatibility":
           let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).map(Array.init)
           let candidate = parts[0].withUnsafeBufferPointer { try? SignatureEncoding(parsingBytes: $0) }
