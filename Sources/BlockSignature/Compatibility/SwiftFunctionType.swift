@@ -225,9 +225,10 @@ private struct SwiftTypeParser {
     }
   }
 
-  /// The first parameter of a list that turned out not to be a function's, when it had no label
-  /// and no `inout`: where its type started and ended, and the type, so that `(T)` is not
-  /// parsed again as a parenthesized type (nested parentheses would cost 2^depth).
+  /// The first parameter's type in a list that turned out not to be a function's: where it
+  /// started and ended, and the type, so that `(T)` is not parsed again as a parenthesized type
+  /// (nested parentheses would cost 2^depth). After a label or `inout` it starts elsewhere than
+  /// the parenthesized type would, and is not reused.
   struct FirstElement {
     var start: Int
     var end: Int
@@ -248,15 +249,12 @@ private struct SwiftTypeParser {
     var parameters: [TypeEncoding] = []
     if !consume(")") {
       repeat {
-        let beforeLabels = position
         skipLabels()
         let parameterStart = position
         let isInout = consume("inout")
         let typeStart = position
         let mapped = try parseType()
-        if parameters.isEmpty, !isInout, parameterStart == beforeLabels {
-          first = FirstElement(start: typeStart, end: position, mapped: mapped)
-        }
+        if parameters.isEmpty { first = FirstElement(start: typeStart, end: position, mapped: mapped) }
         if mapped.isVoid { throw error(.notRepresentable, "a parameter cannot be Void", at: parameterStart) }
         parameters.append(isInout ? Self.pointer(to: mapped, isConst: false).topLevel : mapped.topLevel)
       } while consume(",")

@@ -188,25 +188,19 @@ extension SignatureFrame {
   enum Head {
     case block, object, selector, other
 
-    /// `range` lies within `bytes`.
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
       var index = range.lowerBound
-      while index < range.upperBound {
-        switch bytes[index] {
-        case 0x72, 0x6E, 0x4E, 0x6F, 0x4F, 0x52, 0x56:  // r n N o O R V: a qualifier
-          index &+= 1
-          continue
-        case 0x40:  // @
-          self = index &+ 1 < range.upperBound && bytes[index &+ 1] == 0x3F ? .block : .object
-        case 0x3A:  // :
-          self = .selector
-        default:
-          self = .other
-        }
+      while index < range.upperBound, TypeQualifier(byte: bytes[index]) != nil { index += 1 }
+      guard index < range.upperBound else {
+        self = .other
         return
       }
-      self = .other
+      switch bytes[index] {
+      case "@": self = index + 1 < range.upperBound && bytes[index + 1] == "?" ? .block : .object
+      case ":": self = .selector
+      default: self = .other
+      }
     }
 
     /// What the signature describes, from the heads of its first two arguments.

@@ -314,7 +314,7 @@ enum ELFLoader {
         continue
       }
       if header.type == ELFSectionHeader.typeSymtab && header.size > symbolEntrySize { hasStaticSymbols = true }
-      let key = ELFTableKey(offset: header.offset, size: header.size, link: strings.offset, linkSize: strings.size)
+      let key = ELFTableKey(offset: header.offset, size: header.size, refersTo: strings.offset, detail: strings.size)
       if let base = tablesRead[key] {
         tableBase[index] = base
         continue
@@ -433,7 +433,8 @@ enum ELFLoader {
           ))
         continue
       }
-      let key = ELFTableKey(offset: header.offset, size: header.size, link: UInt64(header.link), linkSize: targetBase)
+      let key = ELFTableKey(
+        offset: header.offset, size: header.size, refersTo: UInt64(header.link), detail: targetBase)
       guard relocationsRead.insert(key).inserted else { continue }
       guard header.size <= relocationBytesLeft else {
         if skippedRelocations.count == 0 { skippedRelocations.first = (names[index], header.offset) }
@@ -544,8 +545,9 @@ enum ELFLoader {
 private struct ELFTableKey: Hashable {
   var offset: UInt64
   var size: UInt64
-  /// A symbol table's string table, or a relocation section's symbol table.
-  var link: UInt64
-  /// The string table's size, or the relocated section's address (objects).
-  var linkSize: UInt64
+  /// A symbol table's string table (its offset), or a relocation section's symbol table (its
+  /// section index).
+  var refersTo: UInt64
+  /// The string table's size, or the address of the section relocated (objects; else 0).
+  var detail: UInt64
 }

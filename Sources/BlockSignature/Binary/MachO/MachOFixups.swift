@@ -29,8 +29,9 @@ struct MachOFixupDecoder {
   /// Whether the budget ran out (decoding stopped, with one warning).
   private(set) var isOverBudget = false
 
-  /// The budget for a file of `fileSize` bytes: a quarter of its size. A real image has at most
-  /// one pointer slot per 8 bytes, fixed up at most three times (rebase, bind, lazy bind).
+  /// The budget for a file of `fileSize` bytes: 4 096 plus a quarter of its size. A real image
+  /// has at most one pointer slot per 8 bytes, fixed up at most three times (rebase, bind, lazy
+  /// bind).
   static func fixupBudget(fileSize: Int) -> Int { fileSize / 4 + 4096 }
 
   init(bytes: ByteView, segments: [MachOSegment], symbols: [ImageSymbol]) {
@@ -50,7 +51,7 @@ struct MachOFixupDecoder {
       isOverBudget = true
       warn(
         offset,
-        "pointer fixups at \(hex(offset)) exceed \(Self.fixupBudget(fileSize: bytes.count)) (a quarter of the file's \(bytes.count) bytes): the opcodes or chains repeat; the rest are not decoded"
+        "pointer fixups at \(hex(offset)) exceed \(Self.fixupBudget(fileSize: bytes.count)) (4096 plus a quarter of the file's \(bytes.count) bytes): the opcodes or chains repeat; the rest are not decoded"
       )
     }
     return false
