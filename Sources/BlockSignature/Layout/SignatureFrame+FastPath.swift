@@ -472,22 +472,20 @@ extension SignatureFrame {
 }
 
 extension FastScanner {
-  /// The return type, the frame length, then each argument and its offsets, in two passes
-  /// over few values each: the first reads the types and offsets into `read` (nothing settled,
-  /// so the loop carries only the position and the last offset); the second settles each
-  /// argument now that the offset after it is known, into `buffer`.
+  /// The return type, the frame length, then the arguments: in one pass when the written
+  /// offsets are clang's running sums (``scanArgumentsInOnePass``), otherwise in two passes
+  /// (``scanArgumentsInTwoPasses``).
   @inline(__always)
   mutating func scanSignature(
     reading read: UnsafeMutablePointer<FastArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
     storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?
   ) -> SignatureFrame? {
-    let capacity = SignatureFrame.fastArgumentCapacity
     var frame = -1
 
     // The return value.
     let first = base[0]
-    let returnValue: SignatureFrame.Value
+    var returnValue: SignatureFrame.Value
     let returnEnd: Int
     if isDigit(first) || first == 0x2B || first == 0x2D {
       // No return type: an unencodable one.
@@ -509,9 +507,169 @@ extension FastScanner {
       }
     }
 
-    // First pass: each argument's type and written offset (-1 when absent).
+    var kind = SignatureEncoding.Kind.types
+    let pushed: Int
+    let frameLength: Int
+    let offsetsMatch: Bool
+    switch scanArgumentsInOnePass(frame: frame, reading: read, into: buffer, kind: &kind) {
+    case .settled(let count, let running):
+      (pushed, frameLength, offsetsMatch) = (count, running, true)
+    case .failed:
+      return nil
+    case .inconsistent(let alreadyRead, let resumeAt):
+      // The arguments read so far stay read; the one whose offset did not fit is read again.
+      for position in 0..<alreadyRead {
+        let argument = buffer[position]
+        read[position].size = argument.size
+        read[position].alignment = argument.alignment
+        read[position].caveats = argument.caveats
+        read[position].written = argument.writtenOffset ?? -1
+      }
+      index = resumeAt
+      guard
+        let settled = scanArgumentsInTwoPasses(
+          frame: frame, returnEnd: returnEnd, returnValue: &returnValue, alreadyRead: alreadyRead, reading: read,
+          into: buffer, kind: &kind)
+      else { return nil }
+      (pushed, frameLength, offsetsMatch) = settled
+    }
+
+    let settled = UnsafeBufferPointer(start: buffer, count: pushed)
+    let arguments: [SignatureFrame.Argument]
+    if let storage {
+      // The kept arguments are overwritten in place, the rest appended or dropped (cheaper than
+      // one `replaceSubrange`, which is generic, and than `memcpy` for a few arguments).
+      let kept = storage.pointee.count
+      if kept > pushed { storage.pointee.removeLast(kept &- pushed) }
+      let overwritten = min(kept, pushed)
+      if overwritten > 0 {
+        storage.pointee.withUnsafeMutableBufferPointer { target in
+          for position in 0..<overwritten { target[position] = buffer[position] }
+        }
+      }
+      if kept < pushed {
+        storage.pointee.append(contentsOf: UnsafeBufferPointer(start: buffer + kept, count: pushed &- kept))
+      }
+      arguments = storage.pointee
+    } else {
+      arguments = [SignatureFrame.Argument](settled)
+    }
+    return SignatureFrame(
+      kind: kind, returnValue: returnValue, arguments: arguments, frameLength: frameLength,
+      writtenFrameLength: frame < 0 ? nil : frame, offsetsMatch: offsetsMatch)
+  }
+
+  /// What ``scanArgumentsInOnePass`` made of the arguments.
+  enum OnePassOutcome {
+    /// Every argument settled: `count` of them, `running` bytes of frame.
+    case settled(count: Int, running: Int)
+    /// A type the fast path gives up on: the general scanner runs.
+    case failed
+    /// An offset that is not the running sum (or a frame length that is not the total): the
+    /// two passes take over, with the first `read` arguments already read and the next one
+    /// starting at `resumeAt`.
+    case inconsistent(read: Int, resumeAt: Int)
+  }
+
+  /// The arguments in one pass, for what clang writes whenever it could encode every
+  /// parameter: each written offset (if any) is the sum of the slots before it, and the frame
+  /// length (if any) the sum of all. Then no slot needs the offset after it — there is nothing
+  /// to reconcile, no hidden layout, every offset agrees — so each argument is settled into
+  /// `buffer` as soon as its type is read. Each is also recorded in `read`, so that the first
+  /// offset that is not the running sum (an unencodable parameter's digit run, a packed
+  /// structure, `' '` as `__float128`, a leading zero) hands the arguments read so far to the
+  /// two passes, which reconcile them with the offsets.
+  @inline(__always)
+  mutating func scanArgumentsInOnePass(
+    frame: Int, reading read: UnsafeMutablePointer<FastArgument>,
+    into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
+  ) -> OnePassOutcome {
     var pushed = 0
+    var running = 0
+    var firstHead = SignatureFrame.Head.other
+    while index < count {
+      let typeStart = index
+      caveats = []
+      guard measureTopLevel() else { return .failed }
+      let typeEnd = index
+      if pushed < 2 {
+        let head = SignatureFrame.Head(base, typeStart, typeEnd)
+        if pushed == 0 { firstHead = head } else { kind = SignatureFrame.Head.kind(firstHead, head) }
+      }
+      var written = -1
+      if index < count {
+        let byte = base[index]
+        if isDigit(byte) {
+          // A leading zero, a longer run or one that is not the running sum is for the two
+          // passes (they read it as a whole offset or split it).
+          guard let value = runningOffset(), value == running else {
+            return .inconsistent(read: pushed, resumeAt: typeStart)
+          }
+          written = value
+        } else if byte == 0x2B || byte == 0x2D {
+          // A signed offset: the general scanner reads it.
+          return .failed
+        }
+      }
+      guard pushed < SignatureFrame.fastArgumentCapacity else { return .failed }
+      // What the settled argument does not keep (`FastArgument` is trivial: its other
+      // fields are filled in from `buffer` if the two passes take over).
+      (read + pushed).pointee.shape = shape
+      (read + pushed).pointee.typeStart = typeStart
+      (read + pushed).pointee.typeEnd = typeEnd
+      let slot = rules.parameterSlot(size: size, shape: shape)
+      (buffer + pushed).initialize(
+        to: SignatureFrame.Argument(
+          size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
+          writtenOffset: written < 0 ? nil : written))
+      pushed &+= 1
+      let (sum, overflowed) = running.addingReportingOverflow(slot)
+      // A frame that overflows `Int` is reported by the general scanner.
+      if overflowed { return .failed }
+      running = sum
+    }
+    if frame >= 0, frame != running { return .inconsistent(read: pushed, resumeAt: index) }
+    if pushed == 1 { kind = SignatureFrame.Head.kind(firstHead, .other) }
+    return .settled(count: pushed, running: running)
+  }
+
+  /// A written offset at `index` (the caller has seen a digit): its value, with `index` after
+  /// it; `nil` on a leading zero or more than 18 digits (which ``wholeOffset(previous:frame:)``
+  /// would not read as one offset either).
+  @inline(__always)
+  mutating func runningOffset() -> Int? {
+    let first = base[index] &- 0x30
+    var position = index &+ 1
+    var value = Int(first)
+    while position < count {
+      let digit = base[position] &- 0x30
+      if digit >= 10 { break }
+      value = value &* 10 &+ Int(digit)
+      position &+= 1
+    }
+    let length = position &- index
+    if length > 1, first == 0 || length > 18 { return nil }
+    index = position
+    return value
+  }
+
+  /// The arguments in two passes over few values each: the first reads the types and offsets
+  /// into `read` after the `alreadyRead` there (nothing settled, so the loop carries only the
+  /// position and the last offset); the second settles each argument now that the offset after
+  /// it is known, into `buffer`. Returns the count, the frame length and whether the offsets
+  /// match; `returnValue` takes the size an argument spelled as the return type shows.
+  @inline(never)
+  mutating func scanArgumentsInTwoPasses(
+    frame: Int, returnEnd: Int, returnValue: inout SignatureFrame.Value, alreadyRead: Int,
+    reading read: UnsafeMutablePointer<FastArgument>,
+    into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
+  ) -> (count: Int, frameLength: Int, offsetsMatch: Bool)? {
+    let capacity = SignatureFrame.fastArgumentCapacity
+    // First pass: each argument's type and written offset (-1 when absent).
+    var pushed = alreadyRead
+    // The last written offset so far (they never decrease).
     var previous = -1
+    for position in 0..<alreadyRead { previous = max(previous, read[position].written) }
     while index < count {
       let typeStart = index
       caveats = []
@@ -581,35 +739,18 @@ extension FastScanner {
       (buffer + position).initialize(to: settled)
     }
 
+    // (A type recovered from a digit run has an empty range.)
     let bytes = UnsafeBufferPointer(start: base, count: count)
-    let kind =
+    kind =
       pushed == 0
-      ? SignatureEncoding.Kind.types
+      ? .types
       : SignatureFrame.Head.kind(
         SignatureFrame.Head(bytes, read[0].typeStart..<read[0].typeEnd),
         pushed > 1 ? SignatureFrame.Head(bytes, read[1].typeStart..<read[1].typeEnd) : .other)
     let writtenFrame = frame < 0 ? nil : frame
-    let settled = UnsafeBufferPointer(start: buffer, count: pushed)
-    let arguments: [SignatureFrame.Argument]
-    if let storage {
-      if storage.pointee.count == pushed, pushed > 0 {
-        // As many as last time: overwritten in place (`replaceSubrange` is generic).
-        storage.pointee.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: pushed) }
-      } else {
-        // One call: `removeAll(keepingCapacity:)` then `append(contentsOf:)` cost twice as much.
-        storage.pointee.replaceSubrange(0..<storage.pointee.count, with: settled)
-      }
-      arguments = storage.pointee
-    } else {
-      arguments = [SignatureFrame.Argument](settled)
-    }
-    return SignatureFrame(
-      kind: kind,
-      returnValue: assembler.returnValue(
-        size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats),
-      arguments: arguments,
-      frameLength: assembler.running, writtenFrameLength: writtenFrame,
-      offsetsMatch: assembler.offsetsMatch(frame: writtenFrame))
+    returnValue = assembler.returnValue(
+      size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats)
+    return (pushed, assembler.running, assembler.offsetsMatch(frame: writtenFrame))
   }
 }
 

@@ -190,15 +190,29 @@ extension SignatureFrame {
 
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-      var index = range.lowerBound
-      while index < range.upperBound, TypeQualifier(byte: bytes[index]) != nil { index += 1 }
-      guard index < range.upperBound else {
+      if range.isEmpty {
         self = .other
-        return
+      } else {
+        self.init(bytes.baseAddress!, range.lowerBound, range.upperBound)
       }
-      switch bytes[index] {
-      case "@": self = index + 1 < range.upperBound && bytes[index + 1] == "?" ? .block : .object
-      case ":": self = .selector
+    }
+
+    /// The head of the type in `base[start..<end]`; `start < end`.
+    @inline(__always)
+    init(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) {
+      var index = start
+      var byte = base[index]
+      while TypeQualifier(byte: byte) != nil {
+        index &+= 1
+        guard index < end else {
+          self = .other
+          return
+        }
+        byte = base[index]
+      }
+      switch byte {
+      case 0x40: self = index &+ 1 < end && base[index &+ 1] == 0x3F ? .block : .object  // @ @?
+      case 0x3A: self = .selector  // :
       default: self = .other
       }
     }
