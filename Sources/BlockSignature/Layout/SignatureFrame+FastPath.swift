@@ -537,19 +537,22 @@ extension FastScanner {
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
     if let storage {
-      // The kept arguments are overwritten in place, the rest appended or dropped (cheaper than
-      // one `replaceSubrange`, which is generic, and than `memcpy` for a few arguments).
+      // The kept arguments are overwritten in place, the rest appended or dropped one by one
+      // (the counts differ by a few: cheaper than the generic `replaceSubrange`,
+      // `removeLast(_:)` or `append(contentsOf:)`, and than `memcpy` for a few arguments).
       let kept = storage.pointee.count
-      if kept > pushed { storage.pointee.removeLast(kept &- pushed) }
+      var dropped = kept
+      while dropped > pushed {
+        storage.pointee.removeLast()
+        dropped &-= 1
+      }
       let overwritten = min(kept, pushed)
       if overwritten > 0 {
         storage.pointee.withUnsafeMutableBufferPointer { target in
           for position in 0..<overwritten { target[position] = buffer[position] }
         }
       }
-      if kept < pushed {
-        storage.pointee.append(contentsOf: UnsafeBufferPointer(start: buffer + kept, count: pushed &- kept))
-      }
+      for position in overwritten..<pushed { storage.pointee.append(buffer[position]) }
       arguments = storage.pointee
     } else {
       arguments = [SignatureFrame.Argument](settled)
