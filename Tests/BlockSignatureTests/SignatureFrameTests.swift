@@ -169,6 +169,53 @@ import Testing
     #expect(SignatureFrame.fastPathStackBytes <= 1024)
   }
 
+  /// The fast path settles in one pass every signature whose written offsets are clang's running
+  /// sums — nothing to reconcile — and hands the others, from the first offset that is not, to
+  /// the two passes; both give the tree's numbers (`expectAgreement`).
+  @Test func onePassTakesRunningSumOffsets() throws {
+    let cases: [(String, Bool)] = [
+      ("v24@0:8@16", false),
+      ("i20@?0i8r*12", false),
+      ("v@:@", false),  // no offsets: nothing to disagree with
+      ("v24@?0@8q16", false),
+      ("v17@?0{?=c}8{S3=cs}9S13", false),
+      ("v24@?08", true),  // a vector parameter: its empty encoding leaves the digit run "08"
+      ("v16@?0 8", true),  // `__float128`: 8 bytes of frame for a 2-byte guess
+      ("v32@?0i8 12q24", true),  // handed over at the fourth argument, three already read
+      ("v40@?0{S=ic}8q32", true),  // a packed structure: 24 bytes where 8 were computed
+      ("i20@?0i8r*13", true),  // a frame length that is not the sum
+    ]
+    for (text, twoPasses) in cases {
+      let bytes = Array(text.utf8)
+      let used = bytes.withUnsafeBufferPointer { SignatureFrame.fastPathUsesTwoPasses($0) }
+      #expect(used == twoPasses, "\(text)")
+      #expect(Self.expectAgreement(bytes), "\(text)")
+    }
+
+    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
+    var plain = 0
+    var onePass = 0
+    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard columns.count >= 3 else { continue }
+      let bytes = Array(columns[2].utf8)
+      let frame = try SignatureFrame(parsing: String(columns[2]))
+      let used = bytes.withUnsafeBufferPointer { SignatureFrame.fastPathUsesTwoPasses($0) }
+      // Offsets that agree, and no argument whose slot the offsets decide: the running sums.
+      let reconciled: LayoutCaveats = [.unknownSize, .fieldsNotEncoded, .ambiguousFloatingPoint, .layoutHidden]
+      if frame.offsetsMatch, frame.arguments.allSatisfy({ $0.caveats.isDisjoint(with: reconciled) }) {
+        plain += 1
+        #expect(used == false, "one pass for \(columns[2])")
+      }
+      if used == false {
+        onePass += 1
+        #expect(frame.offsetsMatch, "\(columns[2])")
+      }
+    }
+    #expect(plain >= 3000)
+    #expect(onePass >= plain)
+  }
+
   /// `SignatureFrame.Reader` gives what `init(parsingBytes:)` gives, on the corpus and on random
   /// inputs (errors included); frames it returned keep their values; and once the previous
   /// frame is gone it writes the next one into the same buffer (no allocation).

@@ -440,7 +440,7 @@ extension SignatureFrame {
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int
   ) -> SignatureFrame? {
-    scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: nil)
+    scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: nil, twoPasses: nil)
   }
 
   /// The fast path, with the arguments copied into `storage` (its buffer is reused when no
@@ -449,14 +449,17 @@ extension SignatureFrame {
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [Argument]
   ) -> SignatureFrame? {
-    withUnsafeMutablePointer(to: &storage) { scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: $0) }
+    withUnsafeMutablePointer(to: &storage) {
+      scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: $0, twoPasses: nil)
+    }
   }
 
   /// The fast path; the arguments go to a new array, or into `storage` when there is one.
+  /// `twoPasses` (for tests) is set when the one pass handed over to the two passes.
   @inline(__always)
-  private static func scanFast(
+  static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int,
-    storage: UnsafeMutablePointer<[Argument]>?
+    storage: UnsafeMutablePointer<[Argument]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
@@ -464,7 +467,8 @@ extension SignatureFrame {
         withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
           var scanner = FastScanner(
             base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
-          return scanner.scanSignature(reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage)
+          return scanner.scanSignature(
+            reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage, twoPasses: twoPasses)
         }
       }
     }
@@ -479,7 +483,7 @@ extension FastScanner {
   mutating func scanSignature(
     reading read: UnsafeMutablePointer<FastArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
-    storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?
+    storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
     var frame = -1
 
@@ -517,6 +521,7 @@ extension FastScanner {
     case .failed:
       return nil
     case .inconsistent(let alreadyRead, let resumeAt):
+      twoPasses?.pointee = true
       // The arguments read so far stay read; the one whose offset did not fit is read again.
       for position in 0..<alreadyRead {
         let argument = buffer[position]

@@ -235,6 +235,22 @@ extension SignatureFrame {
     scanFast(bytes, rules: LayoutRules(model), maximumDepth: options.maximumNestingDepth)
   }
 
+  /// How the fast path settled the arguments of `bytes`: `nil` when it gives up, `false` in
+  /// one pass (the written offsets are the running sums), `true` when it handed over to the two
+  /// passes that reconcile slots with the offsets (for tests that check the one pass takes what
+  /// clang usually writes).
+  package static func fastPathUsesTwoPasses(
+    _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV
+  ) -> Bool? {
+    var twoPasses = false
+    let frame = withUnsafeMutablePointer(to: &twoPasses) {
+      scanFast(
+        bytes, rules: LayoutRules(model), maximumDepth: ParseOptions().maximumNestingDepth, storage: nil,
+        twoPasses: $0)
+    }
+    return frame == nil ? nil : twoPasses
+  }
+
   /// The general scanner alone, as ``init(parsingBytes:for:options:)`` runs it when the fast
   /// path gives up.
   package static func scanningGeneralPathOnly(
