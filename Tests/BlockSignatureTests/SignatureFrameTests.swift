@@ -184,6 +184,9 @@ import Testing
       ("v32@?0i8 12q24", true),  // handed over at the fourth argument, three already read
       ("v40@?0{S=ic}8q32", true),  // a packed structure: 24 bytes where 8 were computed
       ("i20@?0i8r*13", true),  // a frame length that is not the sum
+      // An offset above the frame length is split by the two passes ("16" as 1 and 6), so the
+      // one pass must not keep it as read (FailCases/FuzzSignature/offset-above-frame-handed-over).
+      ("8@?0@q16", true),
     ]
     for (text, twoPasses) in cases {
       let bytes = Array(text.utf8)

@@ -608,9 +608,14 @@ extension FastScanner {
       if index < count {
         let byte = base[index]
         if isDigit(byte) {
-          // A leading zero, a longer run or one that is not the running sum is for the two
-          // passes (they read it as a whole offset or split it).
-          guard let value = runningOffset(), value == running else {
+          // A leading zero, a longer run, one that is not the running sum or one above the
+          // frame length is for the two passes (they read it as a whole offset or split it).
+          // What is kept must be what `wholeOffset(previous:frame:)` reads, so that the
+          // arguments read so far can be handed over as they are. (`frame` is -1 when absent:
+          // as an unsigned number, above every offset.)
+          guard let value = runningOffset(), value == running,
+            UInt(bitPattern: value) <= UInt(bitPattern: frame)
+          else {
             return .inconsistent(read: pushed, resumeAt: typeStart)
           }
           written = value
