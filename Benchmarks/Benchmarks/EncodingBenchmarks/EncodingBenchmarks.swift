@@ -28,8 +28,8 @@ let benchmarks: @Sendable () -> Void = {
     // From bytes, as a descriptor's C string is read: what the peers are given.
     Benchmark("Encoding/parse/\(label)") { benchmark in
       for _ in benchmark.scaledIterations {
-        for index in 0..<packed.count {
-          blackHole(try? SignatureEncoding(parsingBytes: packed[index]))
+        for bytes in packed.buffers {
+          blackHole(try? SignatureEncoding(parsingBytes: bytes))
         }
       }
     }

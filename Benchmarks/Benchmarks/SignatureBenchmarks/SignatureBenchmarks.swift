@@ -35,8 +35,8 @@ let benchmarks: @Sendable () -> Void = {
   let packed = PackedSignatures(blocks)
   Benchmark("Signature/parse+block-to-method/blocks") { benchmark in
     for _ in benchmark.scaledIterations {
-      for index in 0..<packed.count {
-        guard let signature = try? SignatureEncoding(parsingBytes: packed[index]) else { continue }
+      for bytes in packed.buffers {
+        guard let signature = try? SignatureEncoding(parsingBytes: bytes) else { continue }
         blackHole(try? signature.methodEncoding(for: .x86_64SysV))
       }
     }

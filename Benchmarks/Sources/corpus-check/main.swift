@@ -136,14 +136,14 @@ if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.argu
       // A reader is mutated by each scan: its own loop, no closure.
       var reader = SignatureFrame.Reader(model: model)
       for _ in 0..<passes {
-        for index in 0..<packed.count {
-          guard let frame = try? reader.frame(parsingBytes: packed[index]) else { continue }
+        for bytes in packed.buffers {
+          guard let frame = try? reader.frame(parsingBytes: bytes) else { continue }
           checksum &+= frame.frameLength &+ frame.returnValue.size
         }
       }
     } else {
       for _ in 0..<passes {
-        for index in 0..<packed.count { checksum &+= operation(packed[index]) }
+        for bytes in packed.buffers { checksum &+= operation(bytes) }
       }
     }
     print("\(mode) \(passes) passes over \(packed.count) signatures, checksum \(checksum)")
