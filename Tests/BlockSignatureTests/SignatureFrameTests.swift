@@ -220,8 +220,8 @@ import Testing
   }
 
   /// `SignatureFrame.Reader` gives what `init(parsingBytes:)` gives, on the corpus and on random
-  /// inputs (errors included); frames it returned keep their values; and once the previous
-  /// frame is gone it writes the next one into the same buffer (no allocation).
+  /// inputs (errors included); frames it returned keep their values; and once a frame is gone
+  /// the next one with as many arguments is written into the same buffer (no allocation).
   @Test func readerMatchesAndReusesItsStorage() throws {
     let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
     var inputs: [[UInt8]] = []
@@ -252,7 +252,7 @@ import Testing
     let other = try reader.frame(parsing: "v24@?0d8{S=ic}16")
     #expect(kept == (try SignatureFrame(parsing: "i20@?0i8r*12")))
     #expect(other == (try SignatureFrame(parsing: "v24@?0d8{S=ic}16")))
-    // Frames not kept: the second one lands where the first one was.
+    // Frames not kept: a frame with as many arguments as an earlier one lands where it was.
     func address(_ frame: SignatureFrame) -> Int {
       frame.arguments.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
     }
@@ -261,11 +261,17 @@ import Testing
     // the next frame could only land at the same address if the reader kept the buffer.
     let blocker = [SignatureFrame.Argument](
       repeating: SignatureFrame.Argument(size: 0, alignment: 1, slotSize: 0, offset: 0), count: 2)
-    let second = address(try reader.frame(parsing: "q24@?0q8d16"))
+    let second = address(try reader.frame(parsing: "q12@?0i8"))
     withExtendedLifetime(blocker) { #expect(first == second) }
-    // As many arguments as the last frame: overwritten in place, still the same buffer.
-    let third = address(try reader.frame(parsing: "v24@?0i8^v16"))
-    withExtendedLifetime(blocker) { #expect(third == second) }
+    // Another argument count has a buffer of its own, kept in turn; the first is still there.
+    let third = address(try reader.frame(parsing: "q24@?0q8d16"))
+    let fourth = address(try reader.frame(parsing: "v24@?0i8^v16"))
+    let fifth = address(try reader.frame(parsing: "v16@?0@8"))
+    withExtendedLifetime(blocker) {
+      #expect(third == fourth)
+      #expect(third != first)
+      #expect(fifth == first)
+    }
     // A kept frame with as many arguments as the next one is not overwritten.
     let held = try reader.frame(parsing: "v24@?0i8^v16")
     let next = try reader.frame(parsing: "d24@?0d8f16")

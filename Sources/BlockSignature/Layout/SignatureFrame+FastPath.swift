@@ -443,23 +443,24 @@ extension SignatureFrame {
     scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: nil, twoPasses: nil)
   }
 
-  /// The fast path, with the arguments copied into `storage` (its buffer is reused when no
-  /// earlier frame still holds it) and shared with the result.
+  /// The fast path, with the arguments copied into the array of `storage` for their count (its
+  /// buffer is reused when no earlier frame still holds it) and shared with the result.
   @inline(__always)
   static func scanFast(
-    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [Argument]
+    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [[Argument]]
   ) -> SignatureFrame? {
     withUnsafeMutablePointer(to: &storage) {
       scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: $0, twoPasses: nil)
     }
   }
 
-  /// The fast path; the arguments go to a new array, or into `storage` when there is one.
+  /// The fast path; the arguments go to a new array, or into `storage` (one array per argument
+  /// count) when there is one.
   /// `twoPasses` (for tests) is set when the one pass handed over to the two passes.
   @inline(__always)
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int,
-    storage: UnsafeMutablePointer<[Argument]>?, twoPasses: UnsafeMutablePointer<Bool>?
+    storage: UnsafeMutablePointer<[[Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
@@ -483,7 +484,7 @@ extension FastScanner {
   mutating func scanSignature(
     reading read: UnsafeMutablePointer<FastArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
-    storage: UnsafeMutablePointer<[SignatureFrame.Argument]>?, twoPasses: UnsafeMutablePointer<Bool>?
+    storage: UnsafeMutablePointer<[[SignatureFrame.Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
     var frame = -1
 
@@ -542,23 +543,17 @@ extension FastScanner {
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
     if let storage {
-      // The kept arguments are overwritten in place, the rest appended or dropped one by one
-      // (the counts differ by a few: cheaper than the generic `replaceSubrange`,
-      // `removeLast(_:)` or `append(contentsOf:)`, and than `memcpy` for a few arguments).
-      let kept = storage.pointee.count
-      var dropped = kept
-      while dropped > pushed {
-        storage.pointee.removeLast()
-        dropped &-= 1
-      }
-      let overwritten = min(kept, pushed)
-      if overwritten > 0 {
-        storage.pointee.withUnsafeMutableBufferPointer { target in
-          for position in 0..<overwritten { target[position] = buffer[position] }
+      // One array per argument count, made once: overwritten in place while no frame holds it.
+      storage.pointee.withUnsafeMutableBufferPointer { pool in
+        if pool[pushed].count == pushed {
+          pool[pushed].withUnsafeMutableBufferPointer { target in
+            for position in 0..<pushed { target[position] = buffer[position] }
+          }
+        } else {
+          pool[pushed] = [SignatureFrame.Argument](settled)
         }
       }
-      for position in overwritten..<pushed { storage.pointee.append(buffer[position]) }
-      arguments = storage.pointee
+      arguments = storage.pointee[pushed]
     } else {
       arguments = [SignatureFrame.Argument](settled)
     }

@@ -5,7 +5,7 @@
 /// with `objc_sizeof_type`, GNUstep's `NSMethodSignature`): the return value's size and
 /// alignment, each argument's size, alignment, slot and offset, and the frame length. The only
 /// allocation is the ``arguments`` array; a ``Reader`` that scans many signatures in a row
-/// reuses it, so it allocates nothing per signature.
+/// reuses its buffers, so it allocates nothing per signature.
 ///
 ///     let frame = try SignatureFrame(parsing: "i20@?0i8r*12")
 ///     frame.kind                        // .block
