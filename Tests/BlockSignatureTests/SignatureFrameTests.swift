@@ -217,6 +217,9 @@ import Testing
     }
     #expect(plain >= 3000)
     #expect(onePass >= plain)
+    // 3 488 of the 4 200 when this was written: the rest have unencodable parameters, packed
+    // structures or `__float128` behind a space. Fewer means the one pass lost ground.
+    #expect(onePass >= 3400)
   }
 
   /// `SignatureFrame.Reader` gives what `init(parsingBytes:)` gives, on the corpus and on random
