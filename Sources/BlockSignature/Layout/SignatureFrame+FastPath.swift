@@ -362,8 +362,9 @@ struct FastScanner {
     index = position
     // More than one digit: no leading zero, and at most 18.
     if position &- start > 1, first == 0 || position &- start > 18 { return nil }
-    if frame >= 0, value > frame { return nil }
-    if value < previous { return nil }
+    // Not above `frame` (-1, none, is above every offset as an unsigned number), not below
+    // `previous`; `value` is not negative.
+    if UInt(bitPattern: value) > UInt(bitPattern: frame) || value < previous { return nil }
     return value
   }
 
@@ -603,14 +604,11 @@ extension FastScanner {
       if index < count {
         let byte = base[index]
         if isDigit(byte) {
-          // A leading zero, a longer run, one that is not the running sum or one above the
-          // frame length is for the two passes (they read it as a whole offset or split it).
-          // What is kept must be what `wholeOffset(previous:frame:)` reads, so that the
-          // arguments read so far can be handed over as they are. (`frame` is -1 when absent:
-          // as an unsigned number, above every offset.)
-          guard let value = runningOffset(), value == running,
-            UInt(bitPattern: value) <= UInt(bitPattern: frame)
-          else {
+          // Kept only when `wholeOffset` reads the run as one offset (no leading zero, not
+          // above the frame length) and it is the running sum, so that the arguments read so
+          // far can be handed to the two passes as they are; anything else is theirs to read
+          // as a whole offset or split.
+          guard let value = wholeOffset(previous: running, frame: frame), value == running else {
             return .inconsistent(read: pushed, resumeAt: typeStart)
           }
           written = value
@@ -639,26 +637,6 @@ extension FastScanner {
     if frame >= 0, frame != running { return .inconsistent(read: pushed, resumeAt: index) }
     if pushed == 1 { kind = SignatureFrame.Head.kind(firstHead, .other) }
     return .settled(count: pushed, running: running)
-  }
-
-  /// A written offset at `index` (the caller has seen a digit): its value, with `index` after
-  /// it; `nil` on a leading zero or more than 18 digits (which ``wholeOffset(previous:frame:)``
-  /// would not read as one offset either).
-  @inline(__always)
-  mutating func runningOffset() -> Int? {
-    let first = base[index] &- 0x30
-    var position = index &+ 1
-    var value = Int(first)
-    while position < count {
-      let digit = base[position] &- 0x30
-      if digit >= 10 { break }
-      value = value &* 10 &+ Int(digit)
-      position &+= 1
-    }
-    let length = position &- index
-    if length > 1, first == 0 || length > 18 { return nil }
-    index = position
-    return value
   }
 
   /// The arguments in two passes over few values each: the first reads the types and offsets
