@@ -25,6 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, ".build-peers")
 PEERS = ["libobjc", "gnustep"]
 REPEATS = int(os.environ.get("BENCH_REPEATS", "7"))
+# Rounds of the paired timing (ours and libobjc in alternating processes, see paired_timing).
+PAIRED_ROUNDS = int(os.environ.get("BENCH_PAIRED_ROUNDS", "9"))
 
 
 def load_corpus():
@@ -117,6 +119,39 @@ def run_benchmarks():
 BENCH_MODE = {"libobjc": "bench", "gnustep": "bench-each"}
 
 
+def paired_timing(peer):
+    """Our reader and `peer` on the peer's subset, timed the same way (`bench`: passes of about
+    0.2 s, the fastest of 5) in two processes run back to back, PAIRED_ROUNDS times, the order
+    alternating. Load from other tenants of the machine comes and goes over seconds and moves
+    a figure timed minutes apart from the other by tens of percent (libobjc alone: 249 to 386
+    ns per signature across runs of the same code); a pair shares its load, and the fastest
+    pass of each process is the one least disturbed, so the median of the pairs' ratios is the
+    steadier reading of the speed ratio."""
+    driver = os.path.join(WORK, f"{peer}-driver")
+    checker = os.path.join(HERE, ".build", "release", "corpus-check")
+    path = os.path.join(WORK, f"subset-{peer}.txt")
+
+    def fastest_ns(command):
+        # name, count, median, min, max (ns per signature)
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
+        return float(out.split("\t")[3])
+
+    pairs = []
+    for round_ in range(PAIRED_ROUNDS):
+        commands = [[driver, "bench", path, "5"], [checker, "--bench", "reader", "5", path]]
+        if round_ % 2:
+            ours = fastest_ns(commands[1])
+            theirs = fastest_ns(commands[0])
+        else:
+            theirs = fastest_ns(commands[0])
+            ours = fastest_ns(commands[1])
+        pairs.append((theirs, ours))
+    ratios = sorted(theirs / ours for theirs, ours in pairs)
+    return {"peer": peer, "rounds": len(pairs), "ratio": ratios[len(ratios) // 2], "min": ratios[0],
+            "max": ratios[-1], "ours": sorted(o for _, o in pairs)[len(pairs) // 2],
+            "theirs": sorted(t for t, _ in pairs)[len(pairs) // 2]}
+
+
 def bench_peer(peer, subset):
     driver = os.path.join(WORK, f"{peer}-driver")
     path = os.path.join(WORK, f"subset-{peer}.txt")
@@ -143,13 +178,16 @@ def main():
     status = ours(corpus)
     print("timing the peers on their subsets...", file=sys.stderr)
     timings = {peer: bench_peer(peer, peers[peer]["subset"]) for peer in PEERS}
+    print("timing ours and libobjc in alternating pairs...", file=sys.stderr)
+    paired = paired_timing("libobjc")
     print("running the ordo-one benchmarks...", file=sys.stderr)
     benchmarks = run_benchmarks()
     print_table(corpus, peers, status, benchmarks, timings)
+    counted = {}
     if os.environ.get("BENCH_INSTRUCTIONS", "1") != "0" and shutil.which("valgrind"):
         print("counting instructions under callgrind...", file=sys.stderr)
-        print_instructions(corpus, peers)
-    sys.exit(check_targets(corpus, peers, status, benchmarks, timings))
+        counted = print_instructions(corpus, peers)
+    sys.exit(check_targets(corpus, peers, status, benchmarks, timings, counted, paired))
 
 
 def instructions(command, passes=4):
@@ -200,13 +238,15 @@ def gnustep_instructions(checker, peers, passes=20):
         f.write("".join(subset[files.index(path)] + "\n" for path, _ in counted))
     ours = instructions(lambda p: [checker, "--repeat", "reader", str(p), kept]) / len(counted)
     return [f"| single pass (SignatureFrame.Reader) | gnustep-subset ({len(counted)}, one process each for GNUstep) "
-            f"| {ours:.0f} | GNUstep {theirs:.0f} | {theirs / ours:.2f} |"]
+            f"| {ours:.0f} | GNUstep {theirs:.0f} | {theirs / ours:.2f} |"], (ours, theirs)
 
 
 def print_instructions(corpus, peers):
     """Instructions per signature (callgrind): exact and repeatable on a shared machine, where
-    wall-clock times move by tens of percent. GNUstep is left out: it crashes once many
-    different signatures go through one process (see bench-each)."""
+    wall-clock times move by tens of percent. GNUstep is counted one process per signature,
+    only with BENCH_GNUSTEP_INSTRUCTIONS=1: it crashes once many different signatures go
+    through one process (see bench-each). Returns the reader's counts for the targets:
+    {"corpus": ours, "libobjc": (ours, theirs), "gnustep": (ours, theirs)}."""
     # valgrind 3.19 cannot read the DWARF 5 Swift writes: count on a copy without it.
     checker = os.path.join(WORK, "corpus-check-stripped")
     subprocess.run(["objcopy", "--strip-debug", os.path.join(HERE, ".build", "release", "corpus-check"), checker],
@@ -214,6 +254,7 @@ def print_instructions(corpus, peers):
     subset = os.path.join(WORK, "subset-libobjc.txt")
     n_subset = len(peers["libobjc"]["subset"])
     rows = []
+    counted = {}
     for mode, label in (("fast", "single pass (SignatureFrame)"), ("reader", "single pass (SignatureFrame.Reader)"),
                         ("tree", "parse + layout (tree)")):
         whole = instructions(lambda p: [checker, "--repeat", mode, str(p)]) / len(corpus)
@@ -221,13 +262,17 @@ def print_instructions(corpus, peers):
         ours = instructions(lambda p: [checker, "--repeat", mode, str(p), subset]) / n_subset
         theirs = instructions(lambda p: [os.path.join(WORK, "libobjc-driver"), "repeat", subset, str(p)]) / n_subset
         rows.append(f"| {label} | libobjc-subset ({n_subset}) | {ours:.0f} | libobjc {theirs:.0f} | {theirs / ours:.2f} |")
+        if mode == "reader":
+            counted = {"corpus": whole, "libobjc": (ours, theirs)}
     if os.environ.get("BENCH_GNUSTEP_INSTRUCTIONS") == "1":
-        rows += gnustep_instructions(checker, peers)
+        gnustep_rows, counted["gnustep"] = gnustep_instructions(checker, peers)
+        rows += gnustep_rows
     text = "\n".join(["", "| instructions per signature (callgrind) | input | ours | peer | peer ÷ ours |",
                        "|---|---|---|---|---|"] + rows)
     print(text)
     with open(os.path.join(WORK, "table.md"), "a") as f:
         f.write(text + "\n")
+    return counted
 
 
 # Allocation budgets: malloc counts are exact (not timings), so a run fails (exit 2) when an
@@ -239,26 +284,40 @@ ALLOCATION_BUDGETS = [
 ]
 
 
-def check_targets(corpus, peers, status, benchmarks, timings):
+def check_targets(corpus, peers, status, benchmarks, timings, counted, paired):
     """Prints issue 6's targets against this run and the allocation budgets; returns 2 when a
-    budget is exceeded (the speed targets are reported, not enforced: timings are noisy)."""
+    budget is exceeded (the speed targets are reported, not enforced: timings are noisy).
+    `counted` holds the reader's callgrind counts when they were taken: they are printed
+    beside the times as the repeatable reading of the same targets. For libobjc, "met" is read
+    from the paired timing (`paired`), the steadier of the two time readings."""
     n = len(corpus)
     whole = count_ours(status, corpus)
     single = "reader" if "Layout/reader-parse+layout/corpus" in benchmarks else "fast"
     fast = per_op(benchmarks, f"Layout/{single}-parse+layout/corpus", n)
-    lines = ["", "| target (issue 6) | this run | met |", "|---|---|---|"]
+    lines = ["", "| target (issue 6) | this run | in instructions (callgrind, reader) | met |", "|---|---|---|---|"]
 
-    def row(target, measured, met):
-        lines.append(f"| {target} | {measured} | {'yes' if met else 'no'} |")
+    def row(target, measured, met, instructions="—"):
+        lines.append(f"| {target} | {measured} | {instructions} | {'yes' if met else 'no'} |")
 
     row("≤ 100 ns per signature, parse + layout, whole corpus",
-        f"{fmt(fast)} ns ({single}-parse+layout)", fast is not None and fast <= 100)
+        f"{fmt(fast)} ns ({single}-parse+layout)", fast is not None and fast <= 100,
+        f"{counted['corpus']:.0f} per signature" if "corpus" in counted else "—")
     for peer, factor, label in (("libobjc", 3, "GCC libobjc"), ("gnustep", 10, "GNUstep")):
         ours_ns = per_op(benchmarks, f"Layout/{single}-parse+layout/{peer}-subset", len(peers[peer]["subset"]))
         ratio = timings[peer]["median"] / ours_ns if ours_ns else None
-        row(f"≥ {factor}× faster than {label} on its subset",
-            f"{fmt(ratio, 2)}× ({fmt(timings[peer]['median'])} vs {fmt(ours_ns)} ns)",
-            ratio is not None and ratio >= factor)
+        instructions = "—"
+        if peer in counted:
+            ours_count, theirs_count = counted[peer]
+            instructions = (f"{theirs_count / ours_count:.2f}× fewer ({theirs_count:.0f} vs {ours_count:.0f}; "
+                            f"{factor}× needs ≤ {theirs_count / factor:.0f})")
+        measured = f"{fmt(ratio, 2)}× ({fmt(timings[peer]['median'])} vs {fmt(ours_ns)} ns)"
+        met = ratio is not None and ratio >= factor
+        if paired and paired["peer"] == peer:
+            measured = (f"paired: {paired['ratio']:.2f}× (median of {paired['rounds']} pairs, "
+                        f"{paired['min']:.2f}–{paired['max']:.2f}; {paired['theirs']:.1f} vs {paired['ours']:.1f} ns); "
+                        f"benchmark table: {measured}")
+            met = paired["ratio"] >= factor
+        row(f"≥ {factor}× faster than {label} on its subset", measured, met, instructions)
     row("100 % of the corpus answered, none wrong",
         f"{whole['answered']}/{whole['total']} answered, {whole['wrong']} wrong, {whole['estimate']} flagged estimates",
         whole["answered"] == whole["total"] and whole["wrong"] == 0)

@@ -9,8 +9,9 @@
 //                              `index<TAB>OK<TAB>nargs<TAB>ret<TAB>args<TAB>frame` or
 //                              `index<TAB>CRASH<TAB>reason` per line, in order
 //   driver bench FILE REPEATS  the lines of FILE (the subset the peer survives) in one process:
-//                              REPEATS timed passes of about 0.2 s each; prints the median
-//                              nanoseconds per signature and the spread
+//                              after a warm-up pass, REPEATS timed passes of about 0.2 s each;
+//                              prints `name<TAB>count<TAB>median<TAB>min<TAB>max` in nanoseconds
+//                              per signature (`corpus-check --bench` prints the same for ours)
 //   driver bench-each FILE REPEATS
 //                              each line in its own forked child, timed alone (REPEATS passes
 //                              of about 5 ms); prints `crashed<TAB>index` for each line that
@@ -154,8 +155,16 @@ static int bench(const char *path, int repeats) {
     printf("%s\t0\tnan\tnan\tnan\n", PEER_NAME);
     return 0;
   }
-  // Calibrate: passes per timed repeat so a repeat lasts about 0.2 s.
-  double per = run_pass(lines, count, 1);
+  // Calibrate: passes per timed repeat so a repeat lasts about 0.2 s, measured after a first
+  // pass (first-use costs: page faults, lazy binding, the runtime's own set-up) over at least
+  // 10 ms, so that a cold first pass does not shorten every repeat.
+  run_pass(lines, count, 1);
+  long probe = 1;
+  double per = run_pass(lines, count, probe);
+  while (per * (double)count * (double)probe < 1e7 && probe < (1L << 20)) {
+    probe *= 2;
+    per = run_pass(lines, count, probe);
+  }
   long passes = (long)(2e8 / (per * (double)count));
   if (passes < 1) passes = 1;
   double *samples = malloc((size_t)repeats * sizeof *samples);

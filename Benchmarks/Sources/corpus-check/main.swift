@@ -8,6 +8,11 @@
 //                           the signatures of FILE, one per line) and prints a checksum: for
 //                           instruction counts, run under valgrind with two values of N and divide
 //                           the difference by the extra signatures
+//   corpus-check --bench MODE REPEATS FILE  times MODE over the signatures of FILE as the peers'
+//                           `driver bench` does (passes calibrated to about 0.2 s a repeat, each
+//                           repeat timed alone) and prints `ours<TAB>count<TAB>median<TAB>min<TAB>max`
+//                           in ns per signature, so that report.py can time ours and a peer in
+//                           alternating pairs of processes
 //
 // A signature is answered when it parses and lays out without an error; it is correct (OK) when
 // the argument count, the return size and alignment (size only for void), each argument's size
@@ -19,6 +24,9 @@
 import BenchmarkCorpus
 import BlockSignature
 import Foundation
+
+/// Where `--bench` leaves its checksums, so that the timed passes cannot be optimized away.
+nonisolated(unsafe) var benchSink = 0
 
 func status(_ layout: TypeLayout) -> String { layout.isExact ? "WRONG" : "ESTIMATE" }
 
@@ -99,54 +107,103 @@ if CommandLine.arguments.contains("--scan") {
   exit(0)
 }
 
+/// Runs `mode` (parse, tree, fast, reader) `passes` times over `packed`; returns a checksum of
+/// the answers, so that no pass can be optimized away.
+func runPasses(_ mode: String, _ passes: Int, over packed: PackedSignatures) -> Int {
+  let model = DataModel.x86_64SysV
+  // The mode is chosen once, outside the loops, so that a pass costs only the operation.
+  let operation: (UnsafeBufferPointer<UInt8>) -> Int =
+    switch mode {
+    case "parse":
+      { (try? SignatureEncoding(parsingBytes: $0))?.arguments.count ?? 0 }
+    case "tree":
+      { bytes in
+        guard let signature = try? SignatureEncoding(parsingBytes: bytes),
+          let layout = try? signature.layout(for: model)
+        else { return 0 }
+        return layout.frameLength &+ layout.returnLayout.size
+      }
+    default:
+      { bytes in
+        guard let frame = try? SignatureFrame(parsingBytes: bytes, for: model) else { return 0 }
+        return frame.frameLength &+ frame.returnValue.size
+      }
+    }
+  var checksum = 0
+  if mode == "reader" {
+    // A reader is mutated by each scan: its own loop, no closure.
+    var reader = SignatureFrame.Reader(model: model)
+    for _ in 0..<passes {
+      for bytes in packed.buffers {
+        guard let frame = try? reader.frame(parsingBytes: bytes) else { continue }
+        checksum &+= frame.frameLength &+ frame.returnValue.size
+      }
+    }
+  } else {
+    for _ in 0..<passes {
+      for bytes in packed.buffers { checksum &+= operation(bytes) }
+    }
+  }
+  return checksum
+}
+
+/// The signatures of the file named at `position` in the arguments, or the corpus when there is none.
+func signatures(argumentAt position: Int) throws -> [String] {
+  if CommandLine.arguments.count > position {
+    return try String(contentsOfFile: CommandLine.arguments[position], encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+  }
+  return try Corpus.load().map(\.signature)
+}
+
 if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.arguments.count > flag + 2,
   let passes = Int(CommandLine.arguments[flag + 2])
 {
   let mode = CommandLine.arguments[flag + 1]
   do {
-    let signatures =
-      if CommandLine.arguments.count > flag + 3 {
-        try String(contentsOfFile: CommandLine.arguments[flag + 3], encoding: .utf8)
-          .split(separator: "\n").map(String.init)
-      } else {
-        try Corpus.load().map(\.signature)
-      }
-    let packed = PackedSignatures(signatures)
-    let model = DataModel.x86_64SysV
-    // The mode is chosen once, outside the loops, so that a pass costs only the operation.
-    let operation: (UnsafeBufferPointer<UInt8>) -> Int =
-      switch mode {
-      case "parse":
-        { (try? SignatureEncoding(parsingBytes: $0))?.arguments.count ?? 0 }
-      case "tree":
-        { bytes in
-          guard let signature = try? SignatureEncoding(parsingBytes: bytes),
-            let layout = try? signature.layout(for: model)
-          else { return 0 }
-          return layout.frameLength &+ layout.returnLayout.size
-        }
-      default:
-        { bytes in
-          guard let frame = try? SignatureFrame(parsingBytes: bytes, for: model) else { return 0 }
-          return frame.frameLength &+ frame.returnValue.size
-        }
-      }
-    var checksum = 0
-    if mode == "reader" {
-      // A reader is mutated by each scan: its own loop, no closure.
-      var reader = SignatureFrame.Reader(model: model)
-      for _ in 0..<passes {
-        for bytes in packed.buffers {
-          guard let frame = try? reader.frame(parsingBytes: bytes) else { continue }
-          checksum &+= frame.frameLength &+ frame.returnValue.size
-        }
-      }
-    } else {
-      for _ in 0..<passes {
-        for bytes in packed.buffers { checksum &+= operation(bytes) }
-      }
-    }
+    let packed = PackedSignatures(try signatures(argumentAt: flag + 3))
+    let checksum = runPasses(mode, passes, over: packed)
     print("\(mode) \(passes) passes over \(packed.count) signatures, checksum \(checksum)")
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+    exit(1)
+  }
+}
+
+if let flag = CommandLine.arguments.firstIndex(of: "--bench"), CommandLine.arguments.count > flag + 3,
+  let repeats = Int(CommandLine.arguments[flag + 2]), repeats > 0
+{
+  let mode = CommandLine.arguments[flag + 1]
+  do {
+    let packed = PackedSignatures(try signatures(argumentAt: flag + 3))
+    guard packed.count > 0 else {
+      print("ours\t0\tnan\tnan\tnan")
+      exit(0)
+    }
+    let clock = ContinuousClock()
+    /// Nanoseconds per signature over `passes` passes.
+    func timed(_ passes: Int) -> Double {
+      var checksum = 0
+      let elapsed = clock.measure { checksum = runPasses(mode, passes, over: packed) }
+      benchSink = checksum
+      let (seconds, attoseconds) = elapsed.components
+      return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(passes * packed.count)
+    }
+    // Calibrated as the peers' drivers are: passes per repeat so that a repeat lasts about 0.2 s,
+    // measured after a first pass (first-use costs) over at least 10 ms.
+    _ = timed(1)
+    var probe = 1
+    var perSignature = timed(probe)
+    while perSignature * Double(packed.count * probe) < 1e7, probe < 1 << 20 {
+      probe *= 2
+      perSignature = timed(probe)
+    }
+    let passes = max(1, Int(2e8 / (perSignature * Double(packed.count))))
+    let samples = (0..<repeats).map { _ in timed(passes) }.sorted()
+    let format = { (value: Double) in String(format: "%.1f", value) }
+    print(
+      "ours\t\(packed.count)\t\(format(samples[repeats / 2]))\t\(format(samples[0]))\t\(format(samples[repeats - 1]))")
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
