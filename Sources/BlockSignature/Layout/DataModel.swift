@@ -25,15 +25,22 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
   public var maximumAtomicPromotion: Int
   /// Whether plain `char` is signed (`c`) or unsigned (`C`).
   public var isCharSigned: Bool
-  /// Whether bitfields follow the Microsoft rules (a bitfield never shares a unit with a
-  /// bitfield of a different size).
+  /// Whether structures and unions follow Microsoft's C layout (clang's for `*-windows-msvc`):
+  /// a bitfield never shares a unit with a bitfield of a different size; a zero-width bitfield
+  /// that does not follow a bitfield is ignored; a bitfield does not raise the alignment of a
+  /// union; and a structure or union whose fields take no bytes (`struct { }`) takes 4.
   public var usesMicrosoftBitfields: Bool
+  /// Whether a zero-width bitfield (`int : 0`) raises the alignment of the structure or union
+  /// that holds it to its declared type's, as the AAPCS64 has it on Linux (not on Apple's
+  /// arm64): clang lays out `struct { char a; int : 0; char b; }` as 8 bytes aligned to 4 there,
+  /// 5 bytes aligned to 1 on x86_64.
+  public var zeroWidthBitfieldRaisesAlignment: Bool
 
   /// Creates a data model from its facts.
   public init(
     name: String, pointerSize: Int, longSize: Int, longDoubleSize: Int, longDoubleAlignment: Int,
     eightByteAlignment: Int, hasInt128: Bool, maximumAtomicPromotion: Int, isCharSigned: Bool,
-    usesMicrosoftBitfields: Bool
+    usesMicrosoftBitfields: Bool, zeroWidthBitfieldRaisesAlignment: Bool = false
   ) {
     self.name = name
     self.pointerSize = pointerSize
@@ -45,6 +52,7 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
     self.maximumAtomicPromotion = maximumAtomicPromotion
     self.isCharSigned = isCharSigned
     self.usesMicrosoftBitfields = usesMicrosoftBitfields
+    self.zeroWidthBitfieldRaisesAlignment = zeroWidthBitfieldRaisesAlignment
   }
 
   /// x86_64 System V (Linux, BSD): LP64, 16-byte `long double`. The default.
@@ -53,11 +61,12 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
     usesMicrosoftBitfields: false)
 
-  /// AArch64 Linux: LP64, IEEE quad `long double`, unsigned plain `char`.
+  /// AArch64 Linux: LP64, IEEE quad `long double`, unsigned plain `char`, zero-width bitfields
+  /// that raise the alignment of their aggregate.
   public static let aarch64Linux = DataModel(
     name: "aarch64-linux", pointerSize: 8, longSize: 8, longDoubleSize: 16, longDoubleAlignment: 16,
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: false,
-    usesMicrosoftBitfields: false)
+    usesMicrosoftBitfields: false, zeroWidthBitfieldRaisesAlignment: true)
 
   /// arm64 Apple platforms: LP64, `long double` is `double`, signed `char`.
   public static let arm64Apple = DataModel(

@@ -158,7 +158,7 @@ extension EncodingParser {
       state.overflow = start..<cursor.offset
       return MeasuredType(size: 0, alignment: 1, shape: .aggregate)
     }
-    guard let (size, alignment) = builder.finish() else {
+    guard let (size, alignment) = builder.finish(rules: rules) else {
       state.fail(start..<cursor.offset)
       return MeasuredType(size: 0, alignment: 1, shape: .aggregate)
     }

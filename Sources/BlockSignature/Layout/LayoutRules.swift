@@ -13,6 +13,7 @@ struct LayoutRules {
   var hasInt128: Bool
   var maximumAtomicPromotion: Int
   var usesMicrosoftBitfields: Bool
+  var zeroWidthBitfieldRaisesAlignment: Bool
 
   @inline(__always)
   init(_ model: DataModel) {
@@ -23,6 +24,7 @@ struct LayoutRules {
     hasInt128 = model.hasInt128
     maximumAtomicPromotion = model.maximumAtomicPromotion
     usesMicrosoftBitfields = model.usesMicrosoftBitfields
+    zeroWidthBitfieldRaisesAlignment = model.zeroWidthBitfieldRaisesAlignment
   }
 
   /// Size and alignment of a one-byte primitive code.
@@ -167,6 +169,17 @@ struct AggregateLayout {
     let width = Int(rawWidth)
     let unit = rules.bitfieldUnit(declaredType: declaredType, width: rawWidth)
     let unitBits = unit.size * 8
+    if rules.usesMicrosoftBitfields, width == 0, isUnion || (bitOffset == nil && openUnitBits == 0) {
+      // Microsoft: a zero-width bitfield in a union, or one that does not follow a bitfield
+      // (`{?=cb0c}` is 2 bytes on x86_64-windows), is ignored. (With written offsets, one that
+      // follows a bitfield has its place written.)
+      if let offset = bitOffset {
+        caveats.insert(.microsoftBitfields)
+        return isUnion ? 0 : Int(offset)
+      }
+      caveats.insert(.bitfieldUnitAssumed)
+      return isUnion ? 0 : bitEnd
+    }
     var start: Int
     if let offset = bitOffset {
       if rules.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
@@ -193,7 +206,11 @@ struct AggregateLayout {
         start = rounded
       }
     }
-    if width > 0 { alignment = max(alignment, unit.alignment) }
+    // A zero-width bitfield leaves the alignment alone but where the target says otherwise
+    // (AAPCS64 on Linux); Microsoft layout ignores a bitfield's alignment in a union.
+    if width > 0 || rules.zeroWidthBitfieldRaisesAlignment, !(isUnion && rules.usesMicrosoftBitfields) {
+      alignment = max(alignment, unit.alignment)
+    }
     var (end, overflowed) = start.addingReportingOverflow(width)
     if rules.usesMicrosoftBitfields, isUnion, !overflowed { end = max(end, unitBits) }
     if overflowed { return nil }
@@ -218,11 +235,16 @@ struct AggregateLayout {
   }
 
   /// The size (rounded up to the alignment) and alignment once every field is placed.
+  ///
+  /// Microsoft layout (`usesMicrosoftBitfields`) gives a structure or union whose fields take
+  /// no bytes 4 of them, whatever its alignment: clang lays out `struct { }` as 4 bytes aligned
+  /// to 1 and `struct { long long a[0]; }` as 4 bytes aligned to 8 for x86_64-windows in C.
   @inline(__always)
-  func finish() -> (size: Int, alignment: Int)? {
+  func finish(rules: LayoutRules) -> (size: Int, alignment: Int)? {
     var end = bitEnd
     if openUnitBits != 0 { end = max(end, openUnitStart + openUnitBits) }
     guard let size = roundUp(bytes(ofBits: end), to: alignment) else { return nil }
+    if size == 0, rules.usesMicrosoftBitfields { return (4, alignment) }
     return (size, alignment)
   }
 }

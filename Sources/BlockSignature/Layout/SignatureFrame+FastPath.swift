@@ -148,9 +148,9 @@ struct FastScanner {
           } else {
             let first = peek()
             if first == close {
-              // `{name=}`: no fields.
+              // `{name=}`: no fields (4 bytes in Microsoft layout, as `finish(rules:)` says).
               index &+= 1
-              (size, alignment, shape) = (0, 1, .aggregate)
+              (size, alignment, shape) = (rules.usesMicrosoftBitfields ? 4 : 0, 1, .aggregate)
             } else {
               if first == 0 || first == 0x22 { return false }
               guard push(.aggregate, depth: &depth, level: &level) else { return false }
@@ -223,7 +223,7 @@ struct FastScanner {
           }
           index &+= 1
           caveats.formUnion(top.pointee.aggregate.caveats)
-          guard let (total, aggregateAlignment) = top.pointee.aggregate.finish() else { return false }
+          guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
           (size, alignment, shape) = (total, aggregateAlignment, .aggregate)
         case .nestedSignature:
           let next = peek()
@@ -674,9 +674,17 @@ extension FastScanner {
             let splitter = OffsetRunSplitter(
               digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart),
               previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame)
-            let hasZeroSize = size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+            let (typeBytes, typeSize, typeCaveats) = (
+              UnsafeBufferPointer(start: base + typeStart, count: typeEnd &- typeStart), size, caveats
+            )
             var pieces = OffsetPieces()
-            guard splitter.split(into: &pieces, firstHasZeroSize: { hasZeroSize }),
+            guard
+              splitter.split(
+                into: &pieces,
+                firstHasZeroSize: {
+                  TypeEncoding.hasKnownZeroSize(
+                    encodedBy: typeBytes, size: typeSize, caveats: typeCaveats, rules: rules)
+                }),
               pushed &+ pieces.count <= capacity
             else { return nil }
             (read + pushed).initialize(

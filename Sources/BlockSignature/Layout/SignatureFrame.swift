@@ -321,10 +321,14 @@ extension SignatureFrame {
         let typeRange = typeStart..<parser.cursor.offset
         let index = arguments.count + (pending == nil ? 0 : 1)
         if let range = state.overflow { record((index, 0), range) }
-        let hasZeroSize =
-          type.size == 0 && state.overflow == nil && state.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+        let typeSize = state.overflow == nil ? type.size : -1
         let run = try parser.readOffsetRun(
-          previous: previous, frame: frame, pieces: &pieces, firstHasZeroSize: { hasZeroSize })
+          previous: previous, frame: frame, pieces: &pieces,
+          firstHasZeroSize: {
+            TypeEncoding.hasKnownZeroSize(
+              encodedBy: UnsafeBufferPointer(rebasing: bytes[typeRange]), size: typeSize, caveats: state.caveats,
+              rules: rules)
+          })
         let head = index < 2 ? Head(bytes, typeRange) : .other
         switch run {
         case .single(let offset):

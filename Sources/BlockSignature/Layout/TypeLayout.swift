@@ -157,6 +157,21 @@ extension TypeEncoding {
     guard let (size, _) = try? engine.measure(self) else { return false }
     return size == 0 && engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
   }
+
+  /// ``hasKnownZeroSize`` for the single-pass scanners, which measured the type (`bytes`, one
+  /// whole type) with `rules` as `size` (-1 for an overflow) and `caveats`: the same answer as
+  /// the parser's, which splits the runs of offsets before any model is known. The measured
+  /// size decides it but under Microsoft layout, where a structure without bytes takes 4 and
+  /// the type is parsed again (call it from the splitter's closure, which asks only when a run
+  /// of offsets needs the answer: rare).
+  static func hasKnownZeroSize(
+    encodedBy bytes: UnsafeBufferPointer<UInt8>, size: Int, caveats: LayoutCaveats, rules: LayoutRules
+  ) -> Bool {
+    if !rules.usesMicrosoftBitfields {
+      return size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+    }
+    return (try? TypeEncoding(parsing: String(decoding: bytes, as: UTF8.self)))?.hasKnownZeroSize ?? false
+  }
 }
 
 /// The recursive size/alignment computation over a parsed tree (Itanium/System V natural
@@ -226,7 +241,7 @@ struct LayoutEngine {
       recordOffset(start)
     }
     caveats.formUnion(builder.caveats)
-    guard let result = builder.finish() else { throw overflow(type) }
+    guard let result = builder.finish(rules: rules) else { throw overflow(type) }
     return result
   }
 }
