@@ -207,9 +207,18 @@ struct CTypeGenerator {
       var body = ""
       var fieldIndex = 0
       for _ in 0..<Int.random(in: 1...5, using: &rng) {
-        if !isUnion, Int.random(in: 0..<4, using: &rng) == 0 {
-          let width = Int.random(in: 1...31, using: &rng)
-          body += "\(pick(["int", "unsigned int"])) f\(fieldIndex) : \(width); "
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+          // Bitfields whose unit a NeXT encoding (which drops the type) assumes right: `int` up
+          // to 32 bits, `long long` above, and unnamed zero-width `int` ones.
+          switch Int.random(in: 0..<6, using: &rng) {
+          case 0: body += "int : 0; "
+          case 1:
+            let width = Int.random(in: 33...63, using: &rng)
+            body += "\(pick(["long long", "unsigned long long"])) f\(fieldIndex) : \(width); "
+          default:
+            let width = Int.random(in: 1...31, using: &rng)
+            body += "\(pick(["int", "unsigned int"])) f\(fieldIndex) : \(width); "
+          }
           result.hasBitfields = true
         } else {
           let field = type(depth: depth + 1)

@@ -201,7 +201,10 @@ struct AggregateLayout {
           openUnitStart = rounded
           openUnitBits = width == 0 ? 0 : unitBits
         }
-      } else if width == 0 || (unitBits > 0 && start % unitBits + width > unitBits) {
+      } else if width == 0 || (unitBits > 0 && start % (unit.alignment * 8) + width > unitBits) {
+        // Clang's test (Itanium): the bits before the field within its type's alignment, plus
+        // its width, must fit in the type's size — on i386 `long long` is 8 bytes aligned to 4,
+        // so a `long long : 48` at bit 48 stays there (16 + 48 ≤ 64).
         guard let rounded = roundUp(start, to: unit.alignment * 8) else { return nil }
         start = rounded
       }
