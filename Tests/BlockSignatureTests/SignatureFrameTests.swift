@@ -129,6 +129,23 @@ import Testing
     }
   }
 
+  /// A run of offsets split after a zero-size structure nested deeper than the default limit,
+  /// on Microsoft layout (where that structure takes 4 bytes, so the scanners ask the parser's
+  /// model-free rule): the caller's limit applies to that question too.
+  @Test func zeroSizeQuestionUsesTheCallersDepthLimit() throws {
+    let depth = 120
+    let deep = String(repeating: "{A=", count: depth) + "[0i]" + String(repeating: "}", count: depth)
+    // As clang writes `int (^)(struct S, v4, v4)` with `struct S { short a[0]; }` (hand-picked above).
+    let text = "i40@?0" + deep + "8824"
+    let options = ParseOptions(maximumNestingDepth: 200)
+    let signature = try SignatureEncoding(parsing: text, options: options)
+    #expect(signature.arguments.map { $0.offset?.value } == [0, 8, 8, 24])
+    for model in DataModel.allBuiltIn {
+      let frame = try SignatureFrame(parsing: text, for: model, options: options)
+      #expect(frame.arguments.map(\.writtenOffset) == [0, 8, 8, 24], "\(model)")
+    }
+  }
+
   /// Every fixture's live signature.
   @Test func fixturesAgree() throws {
     for fixture in Fixture.all {

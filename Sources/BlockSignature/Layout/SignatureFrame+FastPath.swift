@@ -683,7 +683,8 @@ extension FastScanner {
                 into: &pieces,
                 firstHasZeroSize: {
                   TypeEncoding.hasKnownZeroSize(
-                    encodedBy: typeBytes, size: typeSize, caveats: typeCaveats, rules: rules)
+                    encodedBy: typeBytes, size: typeSize, caveats: typeCaveats, rules: rules,
+                    maximumNestingDepth: depthLimit)
                 }),
               pushed &+ pieces.count <= capacity
             else { return nil }

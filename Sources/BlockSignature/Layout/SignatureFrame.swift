@@ -322,12 +322,13 @@ extension SignatureFrame {
         let index = arguments.count + (pending == nil ? 0 : 1)
         if let range = state.overflow { record((index, 0), range) }
         let typeSize = state.overflow == nil ? type.size : -1
+        let depthLimit = parser.options.maximumNestingDepth
         let run = try parser.readOffsetRun(
           previous: previous, frame: frame, pieces: &pieces,
           firstHasZeroSize: {
             TypeEncoding.hasKnownZeroSize(
               encodedBy: UnsafeBufferPointer(rebasing: bytes[typeRange]), size: typeSize, caveats: state.caveats,
-              rules: rules)
+              rules: rules, maximumNestingDepth: depthLimit)
           })
         let head = index < 2 ? Head(bytes, typeRange) : .other
         switch run {

@@ -164,13 +164,17 @@ extension TypeEncoding {
   /// size decides it but under Microsoft layout, where a structure without bytes takes 4 and
   /// the type is parsed again (call it from the splitter's closure, which asks only when a run
   /// of offsets needs the answer: rare).
+  /// `maximumNestingDepth` is the caller's limit, within which the scanner read the type.
   static func hasKnownZeroSize(
-    encodedBy bytes: UnsafeBufferPointer<UInt8>, size: Int, caveats: LayoutCaveats, rules: LayoutRules
+    encodedBy bytes: UnsafeBufferPointer<UInt8>, size: Int, caveats: LayoutCaveats, rules: LayoutRules,
+    maximumNestingDepth: Int
   ) -> Bool {
     if !rules.usesMicrosoftBitfields {
       return size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
     }
-    return (try? TypeEncoding(parsing: String(decoding: bytes, as: UTF8.self)))?.hasKnownZeroSize ?? false
+    let type = try? TypeEncoding(
+      parsing: String(decoding: bytes, as: UTF8.self), options: ParseOptions(maximumNestingDepth: maximumNestingDepth))
+    return type?.hasKnownZeroSize ?? false
   }
 }
 
