@@ -169,23 +169,21 @@ struct AggregateLayout {
     let width = Int(rawWidth)
     let unit = rules.bitfieldUnit(declaredType: declaredType, width: rawWidth)
     let unitBits = unit.size * 8
+    if bitOffset == nil {
+      caveats.insert(.bitfieldUnitAssumed)
+    } else if rules.usesMicrosoftBitfields {
+      caveats.insert(.microsoftBitfields)
+    }
     if rules.usesMicrosoftBitfields, width == 0, isUnion || (bitOffset == nil && openUnitBits == 0) {
       // Microsoft: a zero-width bitfield in a union, or one that does not follow a bitfield
       // (`{?=cb0c}` is 2 bytes on x86_64-windows), is ignored. (With written offsets, one that
       // follows a bitfield has its place written.)
-      if let offset = bitOffset {
-        caveats.insert(.microsoftBitfields)
-        return isUnion ? 0 : Int(offset)
-      }
-      caveats.insert(.bitfieldUnitAssumed)
-      return isUnion ? 0 : bitEnd
+      return isUnion ? 0 : bitOffset.map { Int($0) } ?? bitEnd
     }
     var start: Int
     if let offset = bitOffset {
-      if rules.usesMicrosoftBitfields { caveats.insert(.microsoftBitfields) }
       start = Int(offset)
     } else {
-      caveats.insert(.bitfieldUnitAssumed)
       start = isUnion ? 0 : bitEnd
       if rules.usesMicrosoftBitfields && !isUnion {
         if openUnitBits != 0, openUnitBits == unitBits, width > 0, bitEnd + width <= openUnitStart + openUnitBits {

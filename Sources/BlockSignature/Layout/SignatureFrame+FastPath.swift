@@ -148,9 +148,11 @@ struct FastScanner {
           } else {
             let first = peek()
             if first == close {
-              // `{name=}`: no fields (4 bytes in Microsoft layout, as `finish(rules:)` says).
+              // `{name=}`: no fields; `finish(rules:)` sizes an empty record.
               index &+= 1
-              (size, alignment, shape) = (rules.usesMicrosoftBitfields ? 4 : 0, 1, .aggregate)
+              guard let (total, emptyAlignment) = AggregateLayout(isUnion: isUnion).finish(rules: rules)
+              else { return false }
+              (size, alignment, shape) = (total, emptyAlignment, .aggregate)
             } else {
               if first == 0 || first == 0x22 { return false }
               guard push(.aggregate, depth: &depth, level: &level) else { return false }
