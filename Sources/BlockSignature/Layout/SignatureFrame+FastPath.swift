@@ -545,7 +545,10 @@ extension FastScanner {
 
     let settled = UnsafeBufferPointer(start: buffer, count: pushed)
     let arguments: [SignatureFrame.Argument]
-    if let storage {
+    if pushed == 0 {
+      // No buffer to share (writing through the empty array's would make a new one each time).
+      arguments = []
+    } else if let storage {
       // One array per argument count, made once: overwritten in place while no frame holds it.
       storage.pointee.withUnsafeMutableBufferPointer { pool in
         if pool[pushed].count == pushed {
