@@ -1,0 +1,115 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// The `abi` level against clang's own calling convention: clang compiles, for each parameter
+/// type below, a block taking it (whose signature it encodes) and a function taking it (whose
+/// lowering its IR shows). For every pair that clang passes in registers on a target, the
+/// checker must call the pair compatible exactly when clang puts both in the same registers
+/// (`i64, i64` and `[2 x i64]` are not `[2 x double]`) and they take as many bytes.
+@Suite struct ABIAgreementTests {
+  /// Scalars and aggregates of up to 16 bytes, where the targets' classification rules differ:
+  /// arrays inside records, mixed float and double, homogeneous floating-point aggregates,
+  /// unions, `_Complex` members, records of 2, 3, 8, 12 and 16 bytes.
+  static let parameterTypes: [(name: String, declaration: String?, spelling: String)] = [
+    ("I", nil, "int"), ("U", nil, "unsigned"), ("Q", nil, "long long"), ("D", nil, "double"),
+    ("F", nil, "float"),
+    record("C16", "struct C16 { char c[16]; }"), record("QQ", "struct QQ { long long a, b; }"),
+    record("I4", "struct I4 { int a, b, c, d; }"), record("FD", "struct FD { float f; double d; }"),
+    record("DD", "struct DD { double a, b; }"), record("II", "struct II { int a, b; }"),
+    record("FF", "struct FF { float a, b; }"), record("F4", "struct F4 { float a, b, c, d; }"),
+    record("DQ", "struct DQ { double a; long long b; }"), record("CSI", "struct CSI { char a; short b; int c; }"),
+    record("FI", "struct FI { float a; int b; }"), record("F3", "struct F3 { float a[3]; }"),
+    record("Q3", "struct Q3 { long long a, b, c; }"), record("D4", "struct D4 { double a[4]; }"),
+    record("S1", "struct S1 { short a; }"), record("C3", "struct C3 { char a[3]; }"),
+    record("UFI", "union UFI { float f; int i; }"), record("UDF", "union UDF { double d; float f; }"),
+    record("C1", "struct C1 { char a; }"), record("DF", "struct DF { double a; float b; }"),
+    record("IFF", "struct IFF { int a; float b, c; }"), record("JF", "struct JF { _Complex float a; }"),
+    record("JD", "struct JD { _Complex double a; }"), record("FQ", "struct FQ { float a; long long b; }"),
+  ]
+
+  static func record(_ name: String, _ declaration: String) -> (String, String?, String) {
+    (name, declaration, String(declaration.prefix { $0 != "{" }.dropLast()))
+  }
+
+  static let targets: [(triple: String, model: DataModel)] = [
+    ("x86_64-linux-gnu", .x86_64SysV), ("aarch64-linux-gnu", .aarch64Linux), ("x86_64-windows-msvc", .windowsX64),
+  ]
+
+  static var source: String {
+    var text = ""
+    for type in parameterTypes {
+      if let declaration = type.declaration { text += declaration + ";\n" }
+      text += "void (^b_\(type.name))(\(type.spelling)) = ^(\(type.spelling) x) { };\n"
+      text += "void f_\(type.name)(\(type.spelling) x) { }\n"
+    }
+    return text
+  }
+
+  /// The parameters of `define … @name(…)` without names and attributes that do not change
+  /// the registers: `signext`, `noundef`, `alignstack(8)`. Integer widths are one class (the
+  /// sizes are compared apart); on x86-64 so are `float`, `double` and `<2 x float>`: each is
+  /// one SSE eightbyte.
+  static func registers(ofFunction name: String, in ir: String, triple: String) -> String? {
+    guard let line = ir.split(separator: "\n").first(where: { $0.hasPrefix("define") && $0.contains("@\(name)(") }),
+      let open = line.range(of: "@\(name)("), let close = line.range(of: ") #", options: .backwards)
+    else { return nil }
+    var parameters = String(line[open.upperBound..<close.lowerBound])
+    for pattern in [#"%\d+"#, #"\b(noundef|signext|zeroext|alignstack\(\d+\)|align \d+)\b"#] {
+      parameters = parameters.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+    }
+    parameters = parameters.replacingOccurrences(
+      of: #"(?<![x\w] )\bi(8|16|32|64)\b"#, with: "INT", options: .regularExpression)
+    if triple.hasPrefix("x86_64-linux") {
+      parameters = parameters.replacingOccurrences(
+        of: "<2 x float>|double|float", with: "SSE", options: .regularExpression)
+    }
+    return parameters.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+      .trimmingCharacters(in: .whitespaces)
+  }
+
+  @Test(arguments: targets.map(\.triple))
+  func abiLevelAgreesWithClangsLowering(triple: String) throws {
+    let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    let folder = try Toolchain.temporaryDirectory("blocksig-abi")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("abi.c")
+    try Self.source.write(to: file, atomically: true, encoding: .utf8)
+    let ir = try Toolchain.runClang(["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm", "-o", "-", file.path])
+      .stdout
+    let generated = GeneratedIR(ir)
+
+    var parameters: [(name: String, signature: String, size: Int, registers: String)] = []
+    for type in Self.parameterTypes {
+      let signature = try #require(generated.signature(ofVariable: "b_\(type.name)"), "\(type.name) on \(triple)")
+      let registers = try #require(Self.registers(ofFunction: "f_\(type.name)", in: ir, triple: triple))
+      // The size clang gives the parameter: its slot in the block's frame, after the block.
+      let frame = try SignatureFrame(parsing: signature, for: model)
+      let size = frame.arguments[1].slotSize
+      // Passed in memory (a pointer to a copy, or `byval`): not a register comparison.
+      if registers.contains("ptr") { continue }
+      parameters.append((type.name, signature, size, registers))
+    }
+    #expect(parameters.count >= 12, "too few types passed in registers on \(triple)")
+
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    var comparedCompatible = 0
+    var comparedIncompatible = 0
+    for (index, first) in parameters.enumerated() {
+      for second in parameters[(index + 1)...] {
+        let clangAgrees = first.registers == second.registers && first.size == second.size
+        let report = try checker.check(first.signature, against: second.signature)
+        #expect(
+          report.isCompatible == clangAgrees,
+          """
+          \(triple): \(first.signature) vs \(second.signature): clang passes \(first.registers) (\(first.size) bytes) \
+          and \(second.registers) (\(second.size) bytes); the checker says \(report.diagnostics.map(\.description))
+          """)
+        if clangAgrees { comparedCompatible += 1 } else { comparedIncompatible += 1 }
+      }
+    }
+    // Both answers occur, so the comparison can fail either way.
+    #expect(comparedCompatible >= 5 && comparedIncompatible >= 5, "\(triple)")
+  }
+}
