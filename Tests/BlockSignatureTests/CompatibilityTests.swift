@@ -45,6 +45,17 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       level: .equivalent, candidate: "v24@?0{?=dd}8", expected: "v24@?0{P=\"x\"d\"y\"d}8", compatible: true,
       diagnostics: []),
     .init(
+      level: .equivalent, candidate: "v24@?0{P=dd}8", expected: "v24@?0{?=dd}8", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v16@?0r*8", expected: "v16@?0^C8", compatible: true, diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v16@?0{S=q}8", expected: "v16@?0(S=q)8", compatible: false,
+      diagnostics: ["error: argument 1: {S=q} is not equivalent to (S=q): a structure is not a union"]),
+    .init(
+      level: .equivalent, candidate: "v16@?0(S=q)8", expected: "v16@?0{S=q}8", compatible: false,
+      diagnostics: ["error: argument 1: (S=q) is not equivalent to {S=q}: a union is not a structure"]),
+    .init(
       level: .equivalent, candidate: "v16@?0^{A=ii}8", expected: "v16@?0^{B=ii}8", compatible: false,
       diagnostics: ["error: argument 1: ^{A=ii} is not equivalent to ^{B=ii}: name A does not match B"]),
     .init(
@@ -213,6 +224,21 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(fixIt.message == "replace @\"NSString\" with @")
   }
 
+  /// The byte ranges of an argument after numbers with one more digit than the one before
+  /// (9 → 10, 99 → 100): each range is where the type sits in the input.
+  @Test func rangesAfterNumbersOfEveryLength() throws {
+    for count in [9, 10, 99, 100, 999, 1000] {
+      let candidate = "v20@?0[\(count)i]8I16"
+      let expected = "v20@?0[\(count)i]8i16"
+      let report = try CompatibilityChecker(level: .identical).check(candidate, against: expected)
+      let diagnostic = try #require(report.diagnostics.first)
+      let start = Array(candidate.utf8).firstIndex(of: UInt8(ascii: "I"))!
+      #expect(diagnostic.location.candidateRange == start..<start + 1, "\(candidate)")
+      #expect(diagnostic.location.expectedRange == start..<start + 1, "\(expected)")
+      #expect(diagnostic.fixIts.first?.range == start..<start + 1, "\(candidate)")
+    }
+  }
+
   @Test func blockAgainstMethodMapsArguments() throws {
     let report = try CompatibilityChecker(level: .abi).check("v20@?0i8q12", against: "v24@0:8i16i20")
     let diagnostic = try #require(report.diagnostics.first)
@@ -350,6 +376,10 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(
       try SwiftFunctionType(parsing: "(CLong, CChar) -> Void", model: .aarch64Linux).blockEncoding.description
         == "v20@?0q8C16")
+    // `Int` is as wide as a pointer (`CLong` is 4 bytes on Windows, `Int` is not).
+    #expect(
+      try SwiftFunctionType(parsing: "(Int, CLong) -> Int", model: .windowsX64).blockEncoding.description
+        == "q20@?0q8l16")
   }
 
   @Test(

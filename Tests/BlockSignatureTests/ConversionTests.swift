@@ -134,6 +134,12 @@ import Testing
     #expect(try function.converted(from: .types, to: .method).description == "v28@0:8@?16i24")
   }
 
+  @Test func classObjectAsSelfConverts() throws {
+    // A class method's receiver may be written as a class (`#`) rather than an object.
+    let method = try SignatureEncoding(parsing: "v20#0:8i16")
+    #expect(try method.converted(from: .method, to: .block).description == "v12@?0i8")
+  }
+
   @Test func ilp32UsesFourBytePointers() throws {
     let block = try SignatureEncoding(parsing: "i12@?0i4r*8")
     #expect(try block.methodEncoding(for: .i386Linux).description == "i16@0:4i8r*12")

@@ -15,6 +15,10 @@ import Testing
     #expect(layout.instructions.map(\.opcode) == [.strong, .byref, .weak])
     #expect(ExtendedLayout(inlineValue: 0x200).instructions == [.init(opcode: .strong, count: 2)])
     #expect(ExtendedLayout(inlineValue: 0).instructions.isEmpty)
+    // Only the low 12 bits are the layout.
+    let masked = ExtendedLayout(inlineValue: 0x1210)
+    #expect(masked.inlineValue == 0x210)
+    #expect(masked.instructions == [.init(opcode: .strong, count: 2), .init(opcode: .byref, count: 1)])
   }
 
   @Test func byteFormStoresCountMinusOne() throws {
