@@ -149,6 +149,47 @@ import Testing
     #expect(malformed.address == UInt(bitPattern: layout + 1))
   }
 
+  /// A layout string that ends right before the guard page with no `0x00` is malformed, at the
+  /// address just past its last byte. `ProcessMemory.cString` returns the three bytes as
+  /// unterminated; appending a NUL anyway would decode them as three strong captures.
+  @Test func extendedLayoutRunningIntoProtNoneMemory() throws {
+    let pages = try GuardedPages()
+    let signature = pages.readable + 256
+    for (index, byte) in "v8@?0\0".utf8.enumerated() { (signature + index).storeBytes(of: byte, as: UInt8.self) }
+    let layout = pages.guardPage - 3
+    for index in 0..<3 { (layout + index).storeBytes(of: UInt8(0x30), as: UInt8.self) }
+    writeSignedBlock(
+      pages, signature: signature, layout: UInt(bitPattern: layout), extraFlags: UInt32(CBA_BLOCK_HAS_EXTENDED_LAYOUT))
+    let error = try #require(inspectionError(pages.readable))
+    #expect(error.kind == .malformedLayout)
+    #expect(error.address == UInt(bitPattern: layout + 3))
+    #expect(error.reason == "missing 0x00 terminator after 3 bytes")
+  }
+
+  /// `BLOCK_USE_STRET` means nothing without `BLOCK_HAS_SIGNATURE` (the compiler leaves it
+  /// undefined then): a global block with the stret flag alone does not return through a
+  /// hidden pointer; with a signature as well it does.
+  @Test func structReturnNeedsSignatureFlag() throws {
+    let pages = try GuardedPages()
+    let descriptor = pages.readable + 64
+    descriptor.storeBytes(of: 0, as: UInt.self)
+    descriptor.storeBytes(of: 32, toByteOffset: 8, as: UInt.self)
+    writeBlock(
+      at: pages.readable, flags: UInt32(CBA_BLOCK_IS_GLOBAL | CBA_BLOCK_USE_STRET), descriptor: descriptor)
+    let unsigned = try BlockInfo(inspecting: pages.readable)
+    #expect(unsigned.flags.contains(.useStret))
+    #expect(unsigned.signature == nil)
+    #expect(!unsigned.usesStructReturn)
+    let signature = pages.readable + 256
+    for (index, byte) in "{S=qqq}8@?0\0".utf8.enumerated() {
+      (signature + index).storeBytes(of: byte, as: UInt8.self)
+    }
+    writeSignedBlock(pages, signature: signature, extraFlags: UInt32(CBA_BLOCK_USE_STRET))
+    let signed = try BlockInfo(inspecting: pages.readable)
+    #expect(signed.signature == "{S=qqq}8@?0")
+    #expect(signed.usesStructReturn)
+  }
+
   @Test func absurdlyLargeSize() throws {
     let pages = try GuardedPages()
     writeSignedBlock(pages, signature: nil)

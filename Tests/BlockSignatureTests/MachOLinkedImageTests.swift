@@ -50,6 +50,9 @@ struct MachOImageBuilder {
   var everyWordChains = false
   var bindOpcodesOverride: [UInt8]? = nil
   var rebaseOpcodesOverride: [UInt8]? = nil
+  /// Classic only: a lazy bind stream (`LC_DYLD_INFO` lazy_bind_off/size) placed after the bind
+  /// opcodes; empty (the default) leaves lazy_bind_size 0.
+  var lazyBindOpcodes: [UInt8] = []
   /// The symbol the literal's isa slot is bound to (the symbol table always has the global one).
   var isaSymbol = "__NSConcreteGlobalBlock"
   /// `DYLD_CHAINED_IMPORT` (1), `_ADDEND` (2) or `_ADDEND64` (3).
@@ -128,8 +131,9 @@ struct MachOImageBuilder {
     symbolTable += nlist(26, 0x0f, 1, Self.base + Self.textOffset)  // _gb_block_invoke
     symbolTable += nlist(2, 0x01, 0, 0)  // _NSConcreteGlobalBlock
     var fixupsBlob: [UInt8] = []
-    var dyldInfo: [UInt8] = []  // rebase then bind
+    var dyldInfo: [UInt8] = []  // rebase, bind, then lazy bind
     var rebaseSize = 0
+    var bindSize = 0
     // Data words: descriptor {0, size, sig, 0}, literal {isa, flags|0, invoke, descriptor}.
     var data = [UInt64](repeating: 0, count: 8)
     data[1] = block.size
@@ -206,8 +210,9 @@ struct MachOImageBuilder {
       let bind: [UInt8] =
         bindOpcodesOverride
         ?? ([0x11, 0x40] + Array(isaSymbol.utf8) + [0, 0x51, 0x71] + Self.uleb(0x20) + [0x90, 0x00])
-      dyldInfo = rebase + bind
+      dyldInfo = rebase + bind + lazyBindOpcodes
       rebaseSize = rebase.count
+      bindSize = bind.count
     }
     // __LINKEDIT layout: symbols, strings, fixups (8-aligned).
     let symbolOffset = Int(Self.linkeditOffset)
@@ -286,11 +291,12 @@ struct MachOImageBuilder {
     case .chained:
       commands.append(words([0x8000_0034, 16, UInt32(fixupsOffset), UInt32(fixupsBlob.count)]))
     case .classic:
-      let bindSize = dyldInfo.count - rebaseSize
+      let lazyBindOffset = lazyBindOpcodes.isEmpty ? 0 : UInt32(fixupsOffset + rebaseSize + bindSize)
       commands.append(
         words([
           0x8000_0022, 48, UInt32(fixupsOffset), UInt32(rebaseSize),
-          UInt32(fixupsOffset + rebaseSize), UInt32(bindSize), 0, 0, 0, 0, 0, 0,
+          UInt32(fixupsOffset + rebaseSize), UInt32(bindSize), 0, 0,
+          lazyBindOffset, UInt32(lazyBindOpcodes.count), 0, 0,
         ]))
     }
     let commandBytes = commands.flatMap { $0 }
@@ -414,6 +420,46 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
       badImports.contains { $0.contains("imports at 0x") && $0.contains("go past end") }, "\(badImports)")
     // Without the import, the isa bind cannot be resolved: the bind is reported.
     #expect(badImports.contains { $0.contains("chained bind at 0x") }, "\(badImports)")
+  }
+
+  /// `BIND_OPCODE_DO_BIND_ADD_ADDR_IMM_SCALED` (0xB3) binds, then skips 8 + 3 × 8 bytes: after
+  /// binding `_other` at offset 0 it lands on the isa slot at 0x20, where the next bind puts
+  /// `_NSConcreteGlobalBlock`. The immediate counts pointers, not bytes: read unscaled, the
+  /// second bind would land at offset 0xb and the literal would go unfound.
+  @Test func bindImmediateScaledSkipCountsPointers() throws {
+    let block = try ClangGlobalBlock.fromClang()
+    var builder = MachOImageBuilder(fixups: .classic, block: block)
+    builder.bindOpcodesOverride =
+      [0x11, 0x40] + Array("_other".utf8) + [0, 0x71, 0x00, 0xb3, 0x40]
+      + Array("__NSConcreteGlobalBlock".utf8) + [0, 0x90, 0x00]
+    let report = try scanImage(builder.build())
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    #expect(report.blocks.count == 1, "\(report.blocks)")
+    let found = try #require(report.blocks.first)
+    #expect(found.kind == .global)
+    #expect(found.evidence == [.literal], "\(found.evidence)")
+    #expect(found.literals.map(\.location.address) == [MachOImageBuilder.literal])
+    #expect(found.literals.map(\.flags) == [block.flags])
+  }
+
+  /// Lazy bind streams put `BIND_OPCODE_DONE` (0x00) after every entry, so the decoder reads
+  /// them to their end: the isa bind here is the second entry, after a DONE (the normal bind
+  /// stream is a bare DONE). Stopping at the first DONE would leave the isa slot unbound and
+  /// the block a stack block without literals.
+  @Test func lazyBindStreamIsReadPastEachDone() throws {
+    let block = try ClangGlobalBlock.fromClang()
+    var builder = MachOImageBuilder(fixups: .classic, block: block)
+    builder.bindOpcodesOverride = [0x00]
+    builder.lazyBindOpcodes =
+      [0x71, 0x48, 0x11, 0x40] + Array("_other".utf8) + [0, 0x90, 0x00, 0x71, 0x20, 0x11, 0x40]
+      + Array("__NSConcreteGlobalBlock".utf8) + [0, 0x90, 0x00]
+    let report = try scanImage(builder.build())
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    #expect(report.blocks.count == 1, "\(report.blocks)")
+    let found = try #require(report.blocks.first)
+    #expect(found.kind == .global)
+    #expect(found.literals.map(\.location.address) == [MachOImageBuilder.literal])
+    #expect(found.literals.map(\.flags) == [block.flags])
   }
 
   @Test func hostileBindAndRebaseOpcodesGiveWarnings() throws {
