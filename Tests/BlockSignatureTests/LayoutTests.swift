@@ -57,6 +57,48 @@ import Testing
     #expect(half.offsetsMatch)
   }
 
+  /// An unencodable return type has no note of its own (its size is unknown, not an estimate):
+  /// only the argument whose slot comes from the offsets has one.
+  @Test func unencodableReturnHasNoEstimateNote() throws {
+    let layout = try SignatureEncoding(parsing: "24@?08").layout(for: .x86_64SysV)
+    #expect(layout.notes.map(\.kind) == [.sizeFromOffsets])
+    #expect(layout.notes.map(\.argument) == [1])
+  }
+
+  /// Notes come in argument order, the frame's last.
+  @Test func notesAreInArgumentOrderWithTheFrameLast() throws {
+    let layout = try SignatureEncoding(parsing: "v28@?0i8r*16").layout(for: .x86_64SysV)
+    #expect(
+      layout.notes.map(\.description) == [
+        "argument 2 is at 16; clang would write 12", "frame length is 28; clang would write 24",
+      ])
+  }
+
+  /// A digit run after an argument splits into offsets that stay below the written frame length:
+  /// `0816` with a frame of 16 is 0 and 816 (both noted), never 0, 8 and 16 (an argument at the
+  /// frame's end).
+  @Test func offsetRunsNeverPlaceAnArgumentAtTheFrameEnd() throws {
+    let layout = try SignatureEncoding(parsing: "v16@?0816").layout(for: .x86_64SysV)
+    #expect(layout.arguments.map(\.writtenOffset) == [0, 816])
+    #expect(
+      layout.notes.map(\.description) == [
+        "argument 1 is at 816; clang would write 8", "frame length is 16; clang would write 816",
+      ])
+  }
+
+  /// The general scanner checks structure names as the parser does: a name that is not UTF-8
+  /// is an error at its byte, whichever scanner reads it (the fast path hands it over).
+  @Test func generalScannerRejectsANameThatIsNotUTF8() throws {
+    for (prefix, suffix, offset) in [("v@?{S", "=i}", 5), ("v8@?0{S", "=b3}8", 7)] {
+      let bytes = Array(prefix.utf8) + [0xFF] + Array(suffix.utf8)
+      let error = try #require(throws: SignatureError.self) {
+        try bytes.withUnsafeBufferPointer { try SignatureFrame(parsingBytes: $0) }
+      }
+      #expect(error.encodingError?.kind == .invalidUTF8, "\(prefix)")
+      #expect(error.encodingError?.offset == offset, "\(prefix)")
+    }
+  }
+
   @Test func dataModelInference() throws {
     #expect(
       try SignatureEncoding(parsing: "{?=cDb3}41@?0{?=cDb3}4@?24[3l]28c32l36Ac40").compatibleDataModels() == [

@@ -38,10 +38,39 @@ import Testing
 
   @Test func bitfieldForms() throws {
     #expect(try TypeEncoding(parsing: "b3") == .bitfield(.init(width: 3)))
+    #expect(
+      try TypeEncoding(parsing: "b0S16") == .bitfield(.init(bitOffset: 0, declaredType: .unsignedShort, width: 16)))
     #expect(try TypeEncoding(parsing: "b12i3") == .bitfield(.init(bitOffset: 12, declaredType: .int, width: 3)))
     let next = try TypeEncoding(parsing: "{S=b3i}")
     #expect(
       next == .structure(name: "S", fields: [.init(type: .bitfield(.init(width: 3))), .init(type: .primitive(.int))]))
+  }
+
+  /// A qualified object in a structure with field names stops where the unqualified one does:
+  /// `@"b"` followed by a type is the next field's name, with or without `r` before the `@`.
+  @Test func qualifiedObjectBeforeAFieldName() throws {
+    let plain = try TypeEncoding(parsing: "{S=\"a\"@\"b\"i}")
+    let qualified = try TypeEncoding(parsing: "{S=\"a\"r@\"b\"i}")
+    #expect(
+      plain
+        == .structure(
+          name: "S",
+          fields: [.init(name: "a", type: .object(className: nil)), .init(name: "b", type: .primitive(.int))]))
+    #expect(
+      qualified
+        == .structure(
+          name: "S",
+          fields: [
+            .init(name: "a", type: .qualified(.const, .object(className: nil))),
+            .init(name: "b", type: .primitive(.int)),
+          ]))
+  }
+
+  @Test func debugDescriptionLabelsTheReturnType() throws {
+    let type = try TypeEncoding(parsing: "@?<v@?i>")
+    #expect(
+      type.debugDescription
+        == "block\n  return: primitive void 'v'\n  parameter: block\n  parameter: primitive int 'i'\n")
   }
 
   @Test func nestedBlockSignature() throws {
@@ -77,6 +106,13 @@ import Testing
     ("@?<>", .unexpectedByte, 3),
     ("{S=i!}", .unexpectedByte, 4),
     ("j", .unexpectedEnd, 1),
+    // Wider than the declared type (clang: "width of bit-field (17 bits) exceeds the width of its
+    // type"); at the width.
+    ("b0S17", .invalidBitfield, 3),
+    ("b0s17", .invalidBitfield, 3),
+    ("b0C9", .invalidBitfield, 3),
+    // A field name with nothing after it: the structure is unterminated, not the input short.
+    ("{S=\"a\"", .unterminatedStructure, 0),
   ]
 
   @Test(arguments: errors)
@@ -98,6 +134,15 @@ import Testing
     #expect(
       EncodingError(kind: .unterminatedStructure, offset: 0, input: "{").description
         == "unterminated structure at offset 0")
+    // The byte an invalid number starts with is quoted; a byte that is not printable ASCII,
+    // DEL among them, is written in hex.
+    #expect(
+      EncodingError(kind: .invalidNumber, offset: 1, input: "[04i]").description == "invalid number '0' at offset 1")
+    #expect(
+      EncodingError(kind: .unexpectedByte, offset: 0, input: "\u{7F}").description
+        == "unexpected byte 0x7f at offset 0")
+    #expect(
+      EncodingError(kind: .unexpectedByte, offset: 0, input: "~").description == "unexpected byte '~' at offset 0")
   }
 
   @Test func nestingDepthIsBounded() throws {
