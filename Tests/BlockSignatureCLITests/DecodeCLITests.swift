@@ -59,6 +59,29 @@ import Testing
     #expect(arguments.map { $0["alignment"] as? Int } == [8, 4, 8])
   }
 
+  /// `offsetsWritten` says whether the input writes any offset or a frame length: offsets
+  /// without a frame length count (`v@?0i8`), and so does a fully written signature.
+  @Test(arguments: [("v@?0i8", true), ("i@?ir*", false), ("i20@?0i8r*12", true)])
+  func offsetsWrittenCountsOffsetsWithoutAFrameLength(_ input: String, _ written: Bool) throws {
+    let output = try Self.decode(["--json", input])
+    #expect(output.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(object["offsetsWritten"] as? Bool == written)
+  }
+
+  /// An argument's `slotSize` is its slot in the frame, not the type's size: a `char` is
+  /// promoted to `int` (size 1, slot 4).
+  @Test func slotSizeIsThePromotedSlot() throws {
+    let output = try Self.decode(["--json", "v@?c"])
+    #expect(output.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    let arguments = try #require(object["arguments"] as? [[String: Any]])
+    #expect(arguments.map { $0["encoding"] as? String } == ["@?", "c"])
+    #expect(arguments.map { $0["size"] as? Int } == [8, 1])
+    #expect(arguments.map { $0["slotSize"] as? Int } == [8, 4])
+    #expect(object["frameLength"] as? Int == 12)
+  }
+
   @Test func targetChangesTheLayout() throws {
     let output = try Self.decode(["--json", "--target", "i386-linux", "v@?q"])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])

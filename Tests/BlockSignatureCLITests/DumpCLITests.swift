@@ -100,6 +100,27 @@ import Testing
     #expect(offsets == offsets.sorted())
   }
 
+  /// The human header line ends with ", stripped" for a file without a symbol table, and
+  /// only then: a shared library and its `--strip-all` copy.
+  @Test func humanHeaderSaysStrippedOnlyWithoutSymbols() throws {
+    let clang = try #require(Toolchain.find("clang"))
+    let strip = try #require(Toolchain.find(anyOf: ["llvm-strip", "strip"]), "no strip tool on PATH")
+    let directory = try Toolchain.temporaryDirectory("cli")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let sourceURL = directory.appendingPathComponent("g.c")
+    try "int (^gb)(int) = ^(int x) { return x + 1; };\n".write(to: sourceURL, atomically: true, encoding: .utf8)
+    let library = directory.appendingPathComponent("libg.so")
+    try Toolchain.check(clang, ["-fblocks", "-shared", "-fPIC", "-o", library.path, sourceURL.path])
+    let stripped = directory.appendingPathComponent("libg-stripped.so")
+    try Toolchain.check(strip, ["--strip-all", "-o", stripped.path, library.path])
+    let full = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    #expect(full.status == 0)
+    #expect(full.stdout.split(separator: "\n").first == "\(library.path): ELF64 x86_64 shared")
+    let bare = try Toolchain.run(try Self.blocksig(), ["dump", stripped.path])
+    #expect(bare.status == 0)
+    #expect(bare.stdout.split(separator: "\n").first == "\(stripped.path): ELF64 x86_64 shared, stripped")
+  }
+
   @Test func failuresWarnAndTheScanGoesOn() throws {
     let (directory, object, _) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }

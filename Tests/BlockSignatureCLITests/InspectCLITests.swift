@@ -121,6 +121,31 @@ import Testing
     #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))
   }
 
+  /// A bare `--library` name is a file in the current directory, as for any other path:
+  /// dlopen alone would search the library path (where this folder is not) and fail.
+  @Test func bareLibraryNameOpensTheFileInTheCurrentDirectory() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-inspect-bare")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("blk.c")
+    try """
+    int (^gb)(int) = ^(int x) { return x + 1; };
+    const void *mk(void) { return (const void *)gb; }
+
+    """.write(to: source, atomically: true, encoding: .utf8)
+    let lib = try #require(Toolchain.runtimeLibraryDirectory).path
+    _ = try Toolchain.runClang([
+      "-fblocks", "-shared", "-fPIC", source.path, "-o", folder.appendingPathComponent("libblk.so").path,
+      "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)",
+    ])
+    let output = try Toolchain.run(
+      Toolchain.blocksig, ["inspect", "--library", "libblk.so", "--symbol", "mk"], currentDirectory: folder)
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stderr == "")
+    let first = try #require(output.stdout.split(separator: "\n").first)
+    #expect(first.hasPrefix("block "))
+    #expect(first.hasSuffix(" (global) from function 'mk' in libblk.so"))
+  }
+
   /// A library linked against Debian's runtime brings a second runtime into blocksig's
   /// process (which has the toolchain's, through Foundation): blocksig says so.
   @Test func twoRuntimesAreReported() throws {

@@ -45,6 +45,26 @@ import Testing
         """)
   }
 
+  /// With `--from`, `inputForm` is the form given, not the one the input looks like: a
+  /// function signature whose first argument is a block (`@?0`) stays a function.
+  @Test func jsonInputFormFollowsFrom() throws {
+    let output = try blocksig("block", "--json", "--from", "function", "v12@?0i8")
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(
+      output.stdout == """
+        {
+          "form" : "block",
+          "input" : "v12@?0i8",
+          "inputForm" : "function",
+          "serializationVersion" : 1,
+          "signature" : "v20@?0@?8i16",
+          "target" : "x86_64-linux"
+        }
+
+        """)
+  }
+
   @Test func malformedExits65WithTheOffsetUnderlined() throws {
     let output = try blocksig("block", "v24@0:8{S=i")
     #expect(output.status == 65)

@@ -124,6 +124,17 @@ import Testing
     #expect(capturingInfo.flags.contains(.hasCopyDispose))
   }
 
+  /// Each convention reads its own count: compiler-rt's from bits 0–15 as is, libclosure's
+  /// from bits 1–15 halved; flags outside the mask do not count.
+  @Test func referenceCountConventionsReadTheirOwnUnits() {
+    typealias Convention = BlocksRuntime.ReferenceCountConvention
+    #expect(Convention.unitsOfOne.referenceCount(flags: BlockFlags(rawValue: 3)) == 3)
+    #expect(Convention.unitsOfTwo.referenceCount(flags: BlockFlags(rawValue: 6)) == 3)
+    #expect(Convention.unitsOfTwo.referenceCount(flags: BlockFlags(rawValue: 7)) == 3)
+    #expect(Convention.unitsOfOne.referenceCount(flags: [.needsFree, BlockFlags(rawValue: 3)]) == 3)
+    #expect(Convention.unitsOfTwo.referenceCount(flags: [.needsFree, BlockFlags(rawValue: 6)]) == 3)
+  }
+
   @Test func theProcessLoadsExactlyOneRuntimeAndItIsTheToolchains() throws {
     let current = try #require(BlocksRuntime.current)
     #expect(current.exportsSignatureQueries)

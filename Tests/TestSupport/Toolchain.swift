@@ -59,11 +59,15 @@ package enum Toolchain {
     package var stderr: String
   }
 
-  /// Runs a program and waits for it; `stdin` is written to its standard input.
-  package static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
+  /// Runs a program and waits for it; `stdin` is written to its standard input. It runs in
+  /// `currentDirectory` if given, else in this process's current directory.
+  package static func run(
+    _ executable: String, _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil
+  ) throws -> Output {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
