@@ -117,6 +117,25 @@ import Testing
     #expect(found.map(\.size) == [32])
   }
 
+  /// A last argument without bytes sits at the frame's end (`v8@?0{E=}8` for a block taking an
+  /// empty structure): the signature still reads as a block signature, structural evidence and
+  /// all, with no warning.
+  @Test func emptyLastArgumentAtTheFrameEnd() throws {
+    let clang = try #require(Toolchain.find("clang"))
+    let directory = try Toolchain.temporaryDirectory("empty-last")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("empty.c")
+    try "struct E {};\nvoid (^gb)(struct E) = ^(struct E e) { };\n".write(to: source, atomically: true, encoding: .utf8)
+    let object = directory.appendingPathComponent("empty.o")
+    try Toolchain.check(clang, ["-fblocks", "-w", "-c", "-o", object.path, source.path])
+    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let block = try #require(report.blocks.first)
+    #expect(report.blocks.count == 1)
+    #expect(block.signature == "v8@?0{E=}8")
+    #expect(block.evidence == [.literal, .symbol, .structural])
+  }
+
   /// C blocks carry no extended layout (clang sets `BLOCK_HAS_EXTENDED_LAYOUT` only for
   /// Objective-C); the word after their signature is not one.
   @Test func cBlocksHaveNoExtendedLayout() throws {

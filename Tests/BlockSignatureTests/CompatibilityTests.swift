@@ -163,6 +163,10 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       diagnostics: [
         "error: signature: the block takes 1 arguments; blockskit needs exactly 3 for a method with 4"
       ]),
+    // A shorter candidate whose arguments match the start of the expected ones is no match.
+    .init(
+      level: .blocksKit, candidate: "v@?i", expected: "v@?id", compatible: false,
+      diagnostics: ["error: argument 1: type code 'i' does not match 'd' (i vs d)"]),
     .init(
       level: .blocksKit, candidate: "i@?i", expected: "v@:i", compatible: false,
       diagnostics: ["error: return: type code 'i' does not match 'v' (i vs v)"]),
@@ -183,6 +187,12 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .aspects, candidate: "i@?@", expected: "v@:", compatible: true,
       diagnostics: ["warning: return: not compared at level aspects (i vs v)"]),
+    // Returns that differ only in what the equivalent level ignores are not worth a warning.
+    .init(level: .aspects, candidate: "r*@?@", expected: "*@:", compatible: true, diagnostics: []),
+    // Against a block: the aspect info takes the block's argument 1 slot, so argument 2 meets 1.
+    .init(
+      level: .aspects, candidate: "v@?@i", expected: "v@?d", compatible: false,
+      diagnostics: ["error: argument 2: type code 'i' does not match 'd' (i vs d)"]),
     .init(
       level: .aspects, candidate: "v@?@^i", expected: "v@:^d", compatible: true,
       diagnostics: ["warning: argument 2: aspects accepts ^i for ^d by first character only"]),
@@ -237,6 +247,30 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       #expect(diagnostic.location.expectedRange == start..<start + 1, "\(expected)")
       #expect(diagnostic.fixIts.first?.range == start..<start + 1, "\(candidate)")
     }
+  }
+
+  /// The notes and fix-its say which argument of which form meets which, and name the
+  /// function form (`.types`) as a function.
+  @Test func notesAndFixItsNameTheForms() throws {
+    func first(_ level: CompatibilityLevel, _ candidate: String, _ expected: String) throws -> Diagnostic {
+      try #require(try CompatibilityChecker(level: level).check(candidate, against: expected).diagnostics.first)
+    }
+    #expect(
+      try first(.blocksKit, "v@:ii", "v@?").notes.map(\.message) == [
+        "blockskit takes the longer signature (candidate, 4 arguments) as the method"
+      ])
+    #expect(
+      try first(.aspects, "v@?@i", "v@?d").notes.map(\.message) == [
+        "candidate argument 2 is argument 1 of the expected block"
+      ])
+    #expect(
+      try first(.identical, "v16@?0I8", "v4i0").notes.map(\.message) == [
+        "candidate argument 1 is argument 0 of the expected function"
+      ])
+    #expect(
+      try first(.equivalent, "v4i0", "v16@?0i8i12").fixIts.map(\.message) == [
+        "use the expected signature in function form: v8i0i4"
+      ])
   }
 
   @Test func blockAgainstMethodMapsArguments() throws {
@@ -376,6 +410,13 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(
       try SwiftFunctionType(parsing: "(CLong, CChar) -> Void", model: .aarch64Linux).blockEncoding.description
         == "v20@?0q8C16")
+    // Implicitly unwrapped optionals are optionals; unsigned short is `S`; `inout` is a
+    // mutable pointer (what swiftc encodes for an UnsafeMutablePointer<Int32> parameter).
+    #expect(
+      try SwiftFunctionType(parsing: "(UnsafeRawPointer!) -> AnyObject!").blockEncoding.description == "@16@?0^v8")
+    #expect(
+      try SwiftFunctionType(parsing: "(CUnsignedShort, UInt16) -> Void").blockEncoding.description == "v16@?0S8S12")
+    #expect(try SwiftFunctionType(parsing: "(inout Int32) -> Void").blockEncoding.description == "v16@?0^i8")
     // `Int` is as wide as a pointer (`CLong` is 4 bytes on Windows, `Int` is not).
     #expect(
       try SwiftFunctionType(parsing: "(Int, CLong) -> Int", model: .windowsX64).blockEncoding.description

@@ -134,6 +134,14 @@ import Testing
     #expect(try function.converted(from: .types, to: .method).description == "v28@0:8@?16i24")
   }
 
+  /// Without offsets in, none out: a list of types becomes a block or method signature without
+  /// offsets.
+  @Test func conversionWithoutOffsetsWritesNone() throws {
+    let types = try SignatureEncoding(parsing: "vi")
+    #expect(try types.converted(from: .types, to: .block).description == "v@?i")
+    #expect(try types.converted(from: .types, to: .method).description == "v@:i")
+  }
+
   @Test func classObjectAsSelfConverts() throws {
     // A class method's receiver may be written as a class (`#`) rather than an object.
     let method = try SignatureEncoding(parsing: "v20#0:8i16")

@@ -99,6 +99,21 @@ import Testing
     }
   }
 
+  /// Every documented name of a built-in model, in any case.
+  @Test func dataModelsByName() throws {
+    let names: [(String, DataModel)] = [
+      ("x86_64", .x86_64SysV), ("X86_64-Linux", .x86_64SysV), ("sysv", .x86_64SysV), ("LP64", .x86_64SysV),
+      ("aarch64", .aarch64Linux), ("aarch64-linux", .aarch64Linux), ("arm64", .arm64Apple),
+      ("ARM64-apple", .arm64Apple), ("apple", .arm64Apple), ("i386", .i386Linux), ("i686", .i386Linux),
+      ("ilp32", .i386Linux), ("windows", .windowsX64), ("x86_64-windows", .windowsX64), ("Win64", .windowsX64),
+      ("llp64", .windowsX64),
+    ]
+    for (name, model) in names {
+      #expect(DataModel(named: name)?.name == model.name, "\(name)")
+    }
+    #expect(DataModel(named: "pdp11") == nil)
+  }
+
   @Test func dataModelInference() throws {
     #expect(
       try SignatureEncoding(parsing: "{?=cDb3}41@?0{?=cDb3}4@?24[3l]28c32l36Ac40").compatibleDataModels() == [

@@ -135,6 +135,30 @@ import Testing
     #expect(Convention.unitsOfTwo.referenceCount(flags: [.needsFree, BlockFlags(rawValue: 6)]) == 3)
   }
 
+  /// Each flag bit of the C mirror (libclosure's names, `CBA_` prefixed) names itself and only
+  /// itself; bits 16–20 are the undefined ones.
+  @Test func flagNamesFollowTheABIBits() {
+    let bits: [(Int32, String)] = [
+      (Int32(CBA_BLOCK_DEALLOCATING), "BLOCK_DEALLOCATING"),
+      (Int32(CBA_BLOCK_INLINE_LAYOUT_STRING), "BLOCK_INLINE_LAYOUT_STRING"),
+      (Int32(CBA_BLOCK_SMALL_DESCRIPTOR), "BLOCK_SMALL_DESCRIPTOR"),
+      (Int32(CBA_BLOCK_IS_NOESCAPE), "BLOCK_IS_NOESCAPE"), (Int32(CBA_BLOCK_NEEDS_FREE), "BLOCK_NEEDS_FREE"),
+      (Int32(CBA_BLOCK_HAS_COPY_DISPOSE), "BLOCK_HAS_COPY_DISPOSE"), (Int32(CBA_BLOCK_HAS_CTOR), "BLOCK_HAS_CTOR"),
+      (Int32(CBA_BLOCK_IS_GC), "BLOCK_IS_GC"), (Int32(CBA_BLOCK_IS_GLOBAL), "BLOCK_IS_GLOBAL"),
+      (Int32(CBA_BLOCK_USE_STRET), "BLOCK_USE_STRET"), (Int32(CBA_BLOCK_HAS_SIGNATURE), "BLOCK_HAS_SIGNATURE"),
+      (Int32(bitPattern: UInt32(CBA_BLOCK_HAS_EXTENDED_LAYOUT)), "BLOCK_HAS_EXTENDED_LAYOUT"),
+    ]
+    for (bit, name) in bits {
+      #expect(BlockFlags(rawValue: bit).names == [name], "\(name)")
+      #expect(BlockFlags(rawValue: bit).undefinedBits == 0, "\(name)")
+    }
+    #expect(BlockFlags(rawValue: 0x5000_0000).names == ["BLOCK_IS_GLOBAL", "BLOCK_HAS_SIGNATURE"])
+    for bit in 16...20 {
+      #expect(BlockFlags(rawValue: 1 << bit).undefinedBits == 1 << bit)
+      #expect(BlockFlags(rawValue: 1 << bit).names.isEmpty)
+    }
+  }
+
   @Test func theProcessLoadsExactlyOneRuntimeAndItIsTheToolchains() throws {
     let current = try #require(BlocksRuntime.current)
     #expect(current.exportsSignatureQueries)
