@@ -161,7 +161,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .blocksKit, candidate: "v@?", expected: "v@:ii", compatible: false,
       diagnostics: [
-        "error: signature: the block takes 1 arguments; blockskit needs exactly 3 for a method with 4"
+        "error: signature: the block takes 1 argument; blockskit needs exactly 3 for a method with 4"
       ]),
     // A shorter candidate whose arguments match the start of the expected ones is no match.
     .init(
