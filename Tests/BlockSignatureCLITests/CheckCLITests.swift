@@ -111,6 +111,21 @@ import Testing
         """)
   }
 
+  /// A malformed candidate is reported under `<candidate>` (and a malformed expected signature
+  /// under `<expected>`, as above): the label says which argument is wrong.
+  @Test func malformedCandidateIsLabelledCandidate() throws {
+    let output = try blocksig("check", "v16@?0[4i8", "v16@?0i8")
+    #expect(output.status == 65)
+    #expect(output.stdout == "")
+    #expect(
+      output.stderr == """
+        <candidate>:9: error: unexpected byte '8'
+        v16@?0[4i8
+                 ^
+
+        """)
+  }
+
   @Test func unknownLevelIsAUsageError() throws {
     let output = try blocksig("check", "--level", "loose", "v@?", "v@?")
     #expect(output.status == 64)

@@ -89,6 +89,32 @@ import Testing
     #expect(object["target"] as? String == "i386-linux")
   }
 
+  /// `--target arm64-apple` lays out for Apple's arm64, where `long double` is `double` (8
+  /// bytes, aligned to 8), not for aarch64 Linux (16 and 16).
+  @Test func arm64AppleTargetHasAnEightByteLongDouble() throws {
+    let output = try Self.decode(["--target", "arm64-apple", "D"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(
+      output.stdout == """
+        D
+          kind: types
+          target: arm64-apple
+          declaration: long double
+          swift: Double
+                  encoding  C type       size  align  offset
+          type 1  D         long double     8      8
+
+        """)
+    let json = try Self.decode(["--json", "--target", "arm64-apple", "D"])
+    #expect(json.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["target"] as? String == "arm64-apple")
+    let returned = try #require(object["return"] as? [String: Any])
+    #expect(returned["size"] as? Int == 8)
+    #expect(returned["alignment"] as? Int == 8)
+  }
+
   @Test func offsetMismatchIsANote() throws {
     let output = try Self.decode(["--json", "i24@?0i8r*16"])
     #expect(output.status == 0)
@@ -146,6 +172,22 @@ import Testing
         ^\(String(repeating: "~", count: 99))
 
         """)
+  }
+
+  /// A window cut inside a multibyte character is widened to the character's end: the
+  /// shown line ends with whole `é`s and `…`, never a replacement character.
+  @Test func longMalformedInputIsCutAtACharacterBoundary() throws {
+    let output = try Self.decode(["ixy" + String(repeating: "é", count: 60)])
+    #expect(output.status == 65)
+    #expect(output.stdout == "")
+    #expect(
+      output.stderr == """
+        <argument 1>:1: error: unexpected byte 'x'
+        ixy\(String(repeating: "é", count: 49))…
+         ^
+
+        """)
+    #expect(!output.stderr.contains("\u{FFFD}"))
   }
 
   @Test func readsStandardInputOneSignaturePerLine() throws {

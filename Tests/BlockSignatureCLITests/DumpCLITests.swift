@@ -121,6 +121,62 @@ import Testing
     #expect(bare.stdout.split(separator: "\n").first == "\(stripped.path): ELF64 x86_64 shared, stripped")
   }
 
+  /// `copy/dispose` marks exactly the blocks with helpers: the stack block that captures a
+  /// `__block` variable has them, the global block does not.
+  @Test func humanOutputMarksCopyDisposeOnlyWhereThereAreHelpers() throws {
+    let clang = try #require(Toolchain.find("clang"))
+    let directory = try Toolchain.temporaryDirectory("cli")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let sourceURL = directory.appendingPathComponent("cd.c")
+    try """
+    struct E {};
+    void take(void (^)(void));
+    void (^gb)(struct E) = ^(struct E e) { };
+    void f(int *p) { __block int x = 1; take(^{ x++; (void)p; }); }
+
+    """.write(to: sourceURL, atomically: true, encoding: .utf8)
+    let object = directory.appendingPathComponent("cd.o")
+    try Toolchain.check(clang, ["-fblocks", "-c", "-o", object.path, sourceURL.path])
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(
+      run.stdout == """
+        \(object.path): ELF64 x86_64 relocatable
+          .data.rel.ro+0x0  global  size 32  v8@?0{E=}8  void (^)(struct E)  __block_descriptor_tmp  literals 1  \
+        [literal,symbol,structural]
+          .data.rel.ro+0x40  stack  size 48  v8@?0  void (^)(void)  __block_descriptor_tmp.2  copy/dispose  \
+        [symbol,structural]
+          2 descriptors, 1 global literals, 2 distinct signatures
+
+        """)
+  }
+
+  /// A scan warning on stderr has its location in bold and `warning:` in magenta with
+  /// `--color-diagnostics`, and no escape codes without it (stderr is a pipe here).
+  @Test func warningsAreMagentaWithColorDiagnostics() throws {
+    let clang = try #require(Toolchain.find("clang"))
+    let directory = try Toolchain.temporaryDirectory("cli")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let sourceURL = directory.appendingPathComponent("w.c")
+    // Points at _NSConcreteGlobalBlock like a global literal, but without BLOCK_IS_GLOBAL.
+    try """
+    extern void *_NSConcreteGlobalBlock[32];
+    struct { void *isa; int flags; int reserved; void *invoke; void *descriptor; } notglobal = {
+      _NSConcreteGlobalBlock, 0, 0, 0, 0 };
+
+    """.write(to: sourceURL, atomically: true, encoding: .utf8)
+    let object = directory.appendingPathComponent("w.o")
+    try Toolchain.check(clang, ["-c", "-o", object.path, sourceURL.path])
+    let message = "global block literal at .data+0x0 has flags 0x0 without BLOCK_IS_GLOBAL"
+    let colored = try Toolchain.run(try Self.blocksig(), ["dump", "--color-diagnostics", object.path])
+    #expect(colored.status == 0)
+    #expect(colored.stderr == "\u{1B}[1m\(object.path):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \(message)\n")
+    let plain = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    #expect(plain.status == 0)
+    #expect(plain.stderr == "\(object.path): warning: \(message)\n")
+  }
+
   @Test func failuresWarnAndTheScanGoesOn() throws {
     let (directory, object, _) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }

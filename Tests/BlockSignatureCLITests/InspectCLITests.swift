@@ -97,6 +97,19 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("declaration") && $0.hasSuffix(" " + declaration) })
   }
 
+  /// A block read from a variable says so: `from variable '…'` in the text and `"source" :
+  /// "variable"` in JSON (`function` is for --symbol only).
+  @Test func blockVariableIsReportedAsAVariable() throws {
+    let library = try Self.library.get().path
+    let text = try blocksig("inspect", "--library", library, "--variable", "bf_global_block_variable")
+    #expect(text.status == 0)
+    let first = try #require(text.stdout.split(separator: "\n").first)
+    #expect(first.hasSuffix(" (global) from variable 'bf_global_block_variable' in \(library)"), "\(first)")
+    let document = try json(
+      blocksig("inspect", "--library", library, "--variable", "bf_global_block_variable", "--json"))
+    #expect(document["source"] as? String == "variable")
+  }
+
   @Test(arguments: [
     (["--symbol", "no_such_symbol"], Int32(66), "no symbol named 'no_such_symbol'"),
     (["--symbol", "bf_global_block_variable"], 65, "is not a function"),
@@ -119,6 +132,25 @@ import Testing
     let both = try blocksig("inspect", "--library", "x.so", "--symbol", "a", "--variable", "b")
     #expect(both.status == 64)
     #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))
+  }
+
+  /// A file that exists but that dlopen cannot load (here text, not ELF) exits 66, as a missing
+  /// file does, with dlopen's reason; a bare name too (dlopen then reports `./name`).
+  @Test func unloadableLibraryExits66() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-inspect-text")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.appendingPathComponent("notes.txt")
+    try String(repeating: "This is not a shared library, only text.\n", count: 10)
+      .write(to: text, atomically: true, encoding: .utf8)
+    let output = try blocksig("inspect", "--library", text.path, "--symbol", "x")
+    #expect(output.status == 66)
+    #expect(output.stdout == "")
+    // The path once: dlopen's own copy of it at the start of its reason is dropped.
+    #expect(output.stderr == "blocksig: error: \(text.path): invalid ELF header\n")
+    let bare = try Toolchain.run(
+      Toolchain.blocksig, ["inspect", "--library", "notes.txt", "--symbol", "x"], currentDirectory: folder)
+    #expect(bare.status == 66)
+    #expect(bare.stderr == "blocksig: error: notes.txt: invalid ELF header\n")
   }
 
   /// A bare `--library` name is a file in the current directory, as for any other path:

@@ -50,7 +50,9 @@ public struct LoadedLibrary: @unchecked Sendable {
     // dlopen searches the library path for a bare name; a path with a slash is taken as is.
     let openPath = path.contains("/") ? path : "./" + path
     guard let handle = system_dlopen(openPath) else {
-      let reason = system_dlerror() ?? "dlopen failed"
+      var reason = system_dlerror() ?? "dlopen failed"
+      // glibc starts its message with the file it opened: said once, not twice.
+      if reason.hasPrefix(openPath + ": ") { reason.removeFirst(openPath.count + 2) }
       throw Error(kind: .cannotLoad, message: "\(path): \(reason)")
     }
     self.path = path
