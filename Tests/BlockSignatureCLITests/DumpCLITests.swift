@@ -92,7 +92,7 @@ import Testing
     #expect(lines.count == truth.count + 2)
     #expect(
       lines.last
-        == "  \(truth.count) descriptors, 1 global literals, \(Set(truth.compactMap(\.signature)).count) distinct signatures"
+        == "  \(truth.count) descriptors, 1 global literal, \(Set(truth.compactMap(\.signature)).count) distinct signatures"
     )
     let offsets = lines.dropFirst().dropLast().map { line in
       UInt64(line.split(separator: " ")[0].split(separator: "+")[1].dropFirst(2), radix: 16)!
@@ -103,14 +103,11 @@ import Testing
   /// The human header line ends with ", stripped" for a file without a symbol table, and
   /// only then: a shared library and its `--strip-all` copy.
   @Test func humanHeaderSaysStrippedOnlyWithoutSymbols() throws {
-    let clang = try #require(Toolchain.find("clang"))
     let strip = try #require(Toolchain.find(anyOf: ["llvm-strip", "strip"]), "no strip tool on PATH")
-    let directory = try Toolchain.temporaryDirectory("cli")
+    let (directory, library) = try Toolchain.compileC(
+      "int (^gb)(int) = ^(int x) { return x + 1; };\n", arguments: ["-fblocks", "-shared", "-fPIC"],
+      output: "libg.so")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let sourceURL = directory.appendingPathComponent("g.c")
-    try "int (^gb)(int) = ^(int x) { return x + 1; };\n".write(to: sourceURL, atomically: true, encoding: .utf8)
-    let library = directory.appendingPathComponent("libg.so")
-    try Toolchain.check(clang, ["-fblocks", "-shared", "-fPIC", "-o", library.path, sourceURL.path])
     let stripped = directory.appendingPathComponent("libg-stripped.so")
     try Toolchain.check(strip, ["--strip-all", "-o", stripped.path, library.path])
     let full = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
@@ -124,19 +121,15 @@ import Testing
   /// `copy/dispose` marks exactly the blocks with helpers: the stack block that captures a
   /// `__block` variable has them, the global block does not.
   @Test func humanOutputMarksCopyDisposeOnlyWhereThereAreHelpers() throws {
-    let clang = try #require(Toolchain.find("clang"))
-    let directory = try Toolchain.temporaryDirectory("cli")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let sourceURL = directory.appendingPathComponent("cd.c")
-    try """
-    struct E {};
-    void take(void (^)(void));
-    void (^gb)(struct E) = ^(struct E e) { };
-    void f(int *p) { __block int x = 1; take(^{ x++; (void)p; }); }
+    let (directory, object) = try Toolchain.compileC(
+      """
+      struct E {};
+      void take(void (^)(void));
+      void (^gb)(struct E) = ^(struct E e) { };
+      void f(int *p) { __block int x = 1; take(^{ x++; (void)p; }); }
 
-    """.write(to: sourceURL, atomically: true, encoding: .utf8)
-    let object = directory.appendingPathComponent("cd.o")
-    try Toolchain.check(clang, ["-fblocks", "-c", "-o", object.path, sourceURL.path])
+      """, arguments: ["-fblocks", "-c"], output: "cd.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
     let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
     #expect(run.status == 0)
     #expect(run.stderr == "")
@@ -147,7 +140,7 @@ import Testing
         [literal,symbol,structural]
           .data.rel.ro+0x40  stack  size 48  v8@?0  void (^)(void)  __block_descriptor_tmp.2  copy/dispose  \
         [symbol,structural]
-          2 descriptors, 1 global literals, 2 distinct signatures
+          2 descriptors, 1 global literal, 2 distinct signatures
 
         """)
   }
@@ -155,19 +148,15 @@ import Testing
   /// A scan warning on stderr has its location in bold and `warning:` in magenta with
   /// `--color-diagnostics`, and no escape codes without it (stderr is a pipe here).
   @Test func warningsAreMagentaWithColorDiagnostics() throws {
-    let clang = try #require(Toolchain.find("clang"))
-    let directory = try Toolchain.temporaryDirectory("cli")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let sourceURL = directory.appendingPathComponent("w.c")
     // Points at _NSConcreteGlobalBlock like a global literal, but without BLOCK_IS_GLOBAL.
-    try """
-    extern void *_NSConcreteGlobalBlock[32];
-    struct { void *isa; int flags; int reserved; void *invoke; void *descriptor; } notglobal = {
-      _NSConcreteGlobalBlock, 0, 0, 0, 0 };
+    let (directory, object) = try Toolchain.compileC(
+      """
+      extern void *_NSConcreteGlobalBlock[32];
+      struct { void *isa; int flags; int reserved; void *invoke; void *descriptor; } notglobal = {
+        _NSConcreteGlobalBlock, 0, 0, 0, 0 };
 
-    """.write(to: sourceURL, atomically: true, encoding: .utf8)
-    let object = directory.appendingPathComponent("w.o")
-    try Toolchain.check(clang, ["-c", "-o", object.path, sourceURL.path])
+      """, arguments: ["-c"], output: "w.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
     let message = "global block literal at .data+0x0 has flags 0x0 without BLOCK_IS_GLOBAL"
     let colored = try Toolchain.run(try Self.blocksig(), ["dump", "--color-diagnostics", object.path])
     #expect(colored.status == 0)

@@ -100,17 +100,13 @@ import Testing
   /// A descriptor with no layout word after its signature (as Swift writes them) that is the
   /// last thing in its section: its last word is read too.
   @Test func descriptorEndingItsSectionIsFound() throws {
-    let clang = try #require(Toolchain.find("clang"))
-    let directory = try Toolchain.temporaryDirectory("last-word")
+    let (directory, binary) = try Toolchain.compileC(
+      """
+      struct D { unsigned long reserved, size; const char *signature; };
+      __attribute__((used, section("blkdesc"))) const struct D swift_like_descriptor = {0, 32, "v8@?0"};
+      int main(void) { return 0; }
+      """, arguments: ["-O0", "-fno-pic", "-no-pie"], output: "last")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let source = directory.appendingPathComponent("last.c")
-    try """
-    struct D { unsigned long reserved, size; const char *signature; };
-    __attribute__((used, section("blkdesc"))) const struct D swift_like_descriptor = {0, 32, "v8@?0"};
-    int main(void) { return 0; }
-    """.write(to: source, atomically: true, encoding: .utf8)
-    let binary = directory.appendingPathComponent("last")
-    try Toolchain.check(clang, ["-O0", "-fno-pic", "-no-pie", "-o", binary.path, source.path])
     let report = try #require(try BinaryScanner.scan(fileAt: binary.path).first)
     let found = report.blocks.filter { $0.descriptor.section == "blkdesc" }
     #expect(found.map(\.signature) == ["v8@?0"])
@@ -121,13 +117,10 @@ import Testing
   /// empty structure): the signature still reads as a block signature, structural evidence and
   /// all, with no warning.
   @Test func emptyLastArgumentAtTheFrameEnd() throws {
-    let clang = try #require(Toolchain.find("clang"))
-    let directory = try Toolchain.temporaryDirectory("empty-last")
+    let (directory, object) = try Toolchain.compileC(
+      "struct E {};\nvoid (^gb)(struct E) = ^(struct E e) { };\n", arguments: ["-fblocks", "-w", "-c"],
+      output: "empty.o")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let source = directory.appendingPathComponent("empty.c")
-    try "struct E {};\nvoid (^gb)(struct E) = ^(struct E e) { };\n".write(to: source, atomically: true, encoding: .utf8)
-    let object = directory.appendingPathComponent("empty.o")
-    try Toolchain.check(clang, ["-fblocks", "-w", "-c", "-o", object.path, source.path])
     let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
     #expect(report.warnings.isEmpty, "\(report.warnings)")
     let block = try #require(report.blocks.first)

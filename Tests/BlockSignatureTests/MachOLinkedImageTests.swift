@@ -432,14 +432,20 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     builder.bindOpcodesOverride =
       [0x11, 0x40] + Array("_other".utf8) + [0, 0x71, 0x00, 0xb3, 0x40]
       + Array("__NSConcreteGlobalBlock".utf8) + [0, 0x90, 0x00]
-    let report = try scanImage(builder.build())
+    let found = try Self.onlyGlobalBlock(in: try scanImage(builder.build()), block: block)
+    #expect(found.evidence == [.literal], "\(found.evidence)")
+  }
+
+  /// The one block of a report with no warnings: global, its literal where the builder puts it,
+  /// with clang's flags.
+  static func onlyGlobalBlock(in report: BinaryScanReport, block: ClangGlobalBlock) throws -> ScannedBlock {
     #expect(report.warnings.isEmpty, "\(report.warnings)")
     #expect(report.blocks.count == 1, "\(report.blocks)")
     let found = try #require(report.blocks.first)
     #expect(found.kind == .global)
-    #expect(found.evidence == [.literal], "\(found.evidence)")
     #expect(found.literals.map(\.location.address) == [MachOImageBuilder.literal])
     #expect(found.literals.map(\.flags) == [block.flags])
+    return found
   }
 
   /// Lazy bind streams put `BIND_OPCODE_DONE` (0x00) after every entry, so the decoder reads
@@ -453,13 +459,7 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     builder.lazyBindOpcodes =
       [0x71, 0x48, 0x11, 0x40] + Array("_other".utf8) + [0, 0x90, 0x00, 0x71, 0x20, 0x11, 0x40]
       + Array("__NSConcreteGlobalBlock".utf8) + [0, 0x90, 0x00]
-    let report = try scanImage(builder.build())
-    #expect(report.warnings.isEmpty, "\(report.warnings)")
-    #expect(report.blocks.count == 1, "\(report.blocks)")
-    let found = try #require(report.blocks.first)
-    #expect(found.kind == .global)
-    #expect(found.literals.map(\.location.address) == [MachOImageBuilder.literal])
-    #expect(found.literals.map(\.flags) == [block.flags])
+    _ = try Self.onlyGlobalBlock(in: try scanImage(builder.build()), block: block)
   }
 
   @Test func hostileBindAndRebaseOpcodesGiveWarnings() throws {

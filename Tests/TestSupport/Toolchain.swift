@@ -105,6 +105,19 @@ package enum Toolchain {
     }
   }
 
+  /// Writes `source` as `fileName` in a fresh temporary folder and compiles it with clang and
+  /// `arguments` into `output` there; returns the folder (the caller removes it) and the product.
+  package static func compileC(
+    _ source: String, fileName: String = "source.c", arguments: [String], output: String
+  ) throws -> (directory: URL, product: URL) {
+    let directory = try temporaryDirectory("blocksig-c")
+    let file = directory.appendingPathComponent(fileName)
+    let product = directory.appendingPathComponent(output)
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    _ = try runClang(arguments + ["-o", product.path, file.path])
+    return (directory, product)
+  }
+
   /// A fresh temporary folder.
   package static func temporaryDirectory(_ prefix: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory

@@ -165,9 +165,10 @@ extension BlockSig {
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
         text += line + "\n"
       }
+      func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)" + (number == 1 ? "" : "s") }
       text +=
-        "  \(report.blocks.count) descriptors, \(report.globalLiteralCount) global literals, "
-        + "\(report.distinctSignatureCount) distinct signatures\n"
+        "  \(count(report.blocks.count, "descriptor")), \(count(report.globalLiteralCount, "global literal")), "
+        + "\(count(report.distinctSignatureCount, "distinct signature"))\n"
       return text
     }
   }
