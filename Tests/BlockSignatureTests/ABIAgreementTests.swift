@@ -69,6 +69,56 @@ import Testing
       .trimmingCharacters(in: .whitespaces)
   }
 
+  /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
+  /// x87 stack (clang returns both as `x86_fp80`), one mixed with an `int` through a hidden
+  /// pointer (`sret`); as arguments all of them go in memory (class X87 is passed in memory;
+  /// clang's `x86_fp80` and `byval` parameters both land on the stack), 16 bytes aligned to 16.
+  @Test func x87ValuesOnSystemV() throws {
+    let types: [(name: String, declaration: String?, spelling: String)] = [
+      ("LD", nil, "long double"), Self.record("S", "struct S { long double x; }"),
+      Self.record("T", "struct T { struct S s; }"), Self.record("A", "struct A { long double x[1]; }"),
+      Self.record("V", "union V { long double a, b; }"), Self.record("U", "union U { long double d; int i; }"),
+    ]
+    var source = ""
+    for type in types {
+      if let declaration = type.declaration { source += declaration + ";\n" }
+      source +=
+        "\(type.spelling) (^r_\(type.name))(void) = ^\(type.spelling) (void) { \(type.spelling) v = {0}; return v; };\n"
+      source += "void (^p_\(type.name))(\(type.spelling)) = ^(\(type.spelling) x) { };\n"
+      source += "\(type.spelling) f_\(type.name)(void) { \(type.spelling) v = {0}; return v; }\n"
+    }
+    let (directory, _) = try Toolchain.compileC(
+      source, fileName: "x87.c", arguments: ["--target=x86_64-linux-gnu", "-fblocks", "-w", "-S", "-emit-llvm"],
+      output: "x87.ll")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ir = try String(contentsOf: directory.appendingPathComponent("x87.ll"), encoding: .utf8)
+    let generated = GeneratedIR(ir)
+    // How clang returns each: its IR return type, or `sret` for a hidden pointer.
+    func returned(_ name: String) throws -> String {
+      let line = try #require(ir.split(separator: "\n").first { $0.hasPrefix("define") && $0.contains("@f_\(name)(") })
+      return line.contains("sret") ? "sret" : String(line.split(separator: " ")[2])
+    }
+    let checker = CompatibilityChecker(level: .abi, model: .x86_64SysV)
+    for (index, first) in types.enumerated() {
+      for second in types[(index + 1)...] {
+        let returns = try checker.check(
+          try #require(generated.signature(ofVariable: "r_\(first.name)")),
+          against: try #require(generated.signature(ofVariable: "r_\(second.name)")))
+        let clangAgrees = try returned(first.name) == returned(second.name)
+        #expect(
+          returns.isCompatible == clangAgrees,
+          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
+        let arguments = try checker.check(
+          try #require(generated.signature(ofVariable: "p_\(first.name)")),
+          against: try #require(generated.signature(ofVariable: "p_\(second.name)")))
+        #expect(
+          arguments.isCompatible,
+          "argument \(first.name) vs \(second.name): \(arguments.diagnostics.map(\.description))")
+      }
+    }
+    #expect(try returned("LD") == "x86_fp80" && returned("U") == "sret")
+  }
+
   @Test(arguments: targets.map(\.triple))
   func abiLevelAgreesWithClangsLowering(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)

@@ -118,7 +118,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, candidate: "v40@?0{?=qqq}8D24", expected: "v40@?0{?=ddd}8{?=qq}24", compatible: false,
       diagnostics: [
-        "error: argument 2: register class x87, x87 does not match integer, integer (D vs {?=qq})"
+        "error: argument 2: register class memory does not match integer, integer (D vs {?=qq})"
       ]),
     // abi on other models.
     .init(

@@ -119,7 +119,7 @@ extension TypeEncoding {
     if unknown { return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: false) }
     let passing: ParameterPassing
     switch CallingConvention(model) {
-    case .systemV: passing = type.systemVPassing(size: size, model: model)
+    case .systemV: passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
     case .aapcs64: passing = type.aapcs64Passing(size: size, model: model)
     case .windowsX64: passing = type.windowsPassing(size: size)
     case .i386: passing = type.i386Passing(size: size)
@@ -137,14 +137,34 @@ extension TypeEncoding {
 
   // MARK: System V x86_64
 
-  private func systemVPassing(size: Int, model: DataModel) -> ParameterPassing {
-    if case .primitive(.longDouble) = self { return .eightbytes(.x87, .x87) }
+  /// System V classes. An argument of class X87 goes in memory, `long double` too (clang:
+  /// `x86_fp80` parameters live on the stack, `struct { long double x; }` is `byval`); a return
+  /// value of class X87 comes back on the x87 stack, for a `long double` and for an aggregate
+  /// that holds one `long double` alone (clang returns both as `x86_fp80`); an aggregate that
+  /// mixes one with anything else is memory.
+  private func systemVPassing(size: Int, model: DataModel, asParameter: Bool) -> ParameterPassing {
+    if case .primitive(.longDouble) = self { return asParameter ? .memory : .eightbytes(.x87, .x87) }
     guard size <= 16 else { return .memory }
     var classes: (RegisterClass, RegisterClass) = (.none, .none)
     var engine = LayoutEngine(model: model)
     guard classifySystemV(at: 0, into: &classes, engine: &engine) else { return .memory }
-    if isAggregate && (classes.0 == .x87 || classes.1 == .x87) { return .memory }
+    if classes.0 == .x87 || classes.1 == .x87 {
+      if !asParameter, size == 16, holdsOnlyLongDoubles { return .eightbytes(.x87, .x87) }
+      return .memory
+    }
     return .eightbytes(classes.0, classes.1)
+  }
+
+  /// A `long double`, or an aggregate whose every leaf is one (`{S=D}`, `(U=DD)`, `[1D]`).
+  private var holdsOnlyLongDoubles: Bool {
+    switch unqualified {
+    case .primitive(.longDouble): true
+    case .structure(_, let fields?), .union(_, let fields?):
+      !fields.isEmpty && fields.allSatisfy { $0.type.holdsOnlyLongDoubles }
+    case .array(let count, let element): count > 0 && element.holdsOnlyLongDoubles
+    case .atomic(let inner): inner.holdsOnlyLongDoubles
+    default: false
+    }
   }
 
   /// Adds this type's leaves at byte `offset` to the eightbyte classes; false means memory.
