@@ -55,6 +55,16 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .equivalent, candidate: "v16@?0(S=q)8", expected: "v16@?0{S=q}8", compatible: false,
       diagnostics: ["error: argument 1: (S=q) is not equivalent to {S=q}: a union is not a structure"]),
+    .init(level: .equivalent, candidate: "v16@?0Ai8", expected: "v16@?0Ai8", compatible: true, diagnostics: []),
+    .init(
+      level: .equivalent, candidate: "v24@?0Ai8", expected: "v24@?0jf8", compatible: false,
+      diagnostics: ["error: argument 1: Ai is not equivalent to jf: Ai is not jf"]),
+    .init(
+      level: .equivalent, candidate: "v16@?0{S=b3}8", expected: "v16@?0{S=b5}8", compatible: false,
+      diagnostics: ["error: argument 1: {S=b3} is not equivalent to {S=b5}: bitfield width 3 does not match 5"]),
+    // A structure written without fields ({S=}, as in a pointee) against its expansion.
+    .init(
+      level: .equivalent, candidate: "v16@?0^{S=}8", expected: "v16@?0^{S=i}8", compatible: true, diagnostics: []),
     .init(
       level: .equivalent, candidate: "v16@?0^{A=ii}8", expected: "v16@?0^{B=ii}8", compatible: false,
       diagnostics: ["error: argument 1: ^{A=ii} is not equivalent to ^{B=ii}: name A does not match B"]),
@@ -135,6 +145,15 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, model: .windowsX64, candidate: "v20@?0{?=iii}8", expected: "v20@?0{?=fff}8",
       compatible: true, diagnostics: []),
+    // _Atomic double is a double (clang lowers it so); on Windows a 16-byte scalar and a 16-byte
+    // structure both go by reference (clang: ptr).
+    .init(level: .abi, candidate: "v16@?0Ad8", expected: "v16@?0d8", compatible: true, diagnostics: []),
+    .init(
+      level: .abi, candidate: "v16@?0Ad8", expected: "v16@?0q8", compatible: false,
+      diagnostics: ["error: argument 1: register class sse does not match integer (Ad vs q)"]),
+    .init(
+      level: .abi, model: .windowsX64, candidate: "v24@?0t8", expected: "v24@?0{S=t}8", compatible: true,
+      diagnostics: []),
     .init(
       level: .abi, model: .i386Linux, candidate: "v12@?0q4", expected: "v12@?0d4", compatible: false,
       diagnostics: [
@@ -232,6 +251,20 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(fixIt.replacement == "@")
     #expect(fixIt.range == 6..<17)
     #expect(fixIt.message == "replace @\"NSString\" with @")
+  }
+
+  /// The byte ranges of an argument after a nested block signature and after a GNU bitfield
+  /// (whose bit offset and type are part of its encoding): where the type sits in the input.
+  @Test func rangesAfterNestedSignaturesAndBitfields() throws {
+    for (candidate, expected) in [
+      ("v24@?0@?<v@?>8i16", "v24@?0@?<v@?>8q16"), ("v20@?0{S=b0i3}8i16", "v20@?0{S=b0i3}8f16"),
+    ] {
+      let report = try CompatibilityChecker(level: .identical).check(candidate, against: expected)
+      let diagnostic = try #require(report.diagnostics.first)
+      let start = Array(candidate.utf8).lastIndex(of: UInt8(ascii: "i"))!
+      #expect(diagnostic.location.candidateRange == start..<start + 1, "\(candidate)")
+      #expect(diagnostic.location.expectedRange == start..<start + 1, "\(expected)")
+    }
   }
 
   /// The byte ranges of an argument after numbers with one more digit than the one before
@@ -417,6 +450,12 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(
       try SwiftFunctionType(parsing: "(CUnsignedShort, UInt16) -> Void").blockEncoding.description == "v16@?0S8S12")
     #expect(try SwiftFunctionType(parsing: "(inout Int32) -> Void").blockEncoding.description == "v16@?0^i8")
+    #expect(try SwiftFunctionType(parsing: "(CChar16) -> CChar16").blockEncoding.description == "S12@?0S8")
+    // A pointer to Void has no C spelling: the error points at its pointee (the `<`).
+    for (text, offset) in [("(Int32, UnsafeMutablePointer<Void>) -> Void", 28), ("(UnsafePointer<Void>) -> Void", 14)] {
+      let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }
+      #expect(error.offset == offset, "\(text)")
+    }
     // `Int` is as wide as a pointer (`CLong` is 4 bytes on Windows, `Int` is not).
     #expect(
       try SwiftFunctionType(parsing: "(Int, CLong) -> Int", model: .windowsX64).blockEncoding.description

@@ -33,6 +33,19 @@ import Testing
     #expect(signature.frameLength == 24)
   }
 
+  /// `oneway` anywhere among the return type's qualifiers; alignments are the types' own (a
+  /// structure's, an array's element's), not their sizes.
+  @Test func onewayBehindAnotherQualifierAndAlignments() throws {
+    #expect(try MethodSignature(parsing: "nVv16@0:8").isOneway)
+    let structure = try MethodSignature(parsing: "v24@?0{S=cq}8")
+    #expect(structure.arguments.map(\.size) == [8, 16])
+    #expect(structure.arguments.map(\.alignment) == [8, 8])
+    let array = try MethodSignature(parsing: "v16@?0[3i]8")
+    #expect(array.arguments.map(\.size) == [8, 12])
+    #expect(array.arguments.map(\.alignment) == [8, 4])
+    #expect(array.arguments.map(\.slotSize) == [8, 8])
+  }
+
   @Test func smallIntegersTakeAnIntSlot() throws {
     let signature = try MethodSignature(parsing: "v24@?0c8s12B16C20")
     #expect(signature.arguments.map(\.size) == [8, 1, 2, 1, 1])
