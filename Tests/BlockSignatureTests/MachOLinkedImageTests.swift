@@ -515,3 +515,81 @@ func scanImage(_ bytes: [UInt8]) throws -> BinaryScanReport {
     }
   }
 }
+
+/// Mach-O object files built by clang for x86_64 macOS (`-target x86_64-apple-macos11 -c`): the
+/// header's file types, pointer-table sections and subtractor relocations.
+@Suite struct MachOObjectFileTests {
+  static let target = ["-target", "x86_64-apple-macos11"]
+
+  /// Builds `source` (C or assembly, after `fileName`) into an object and returns its bytes.
+  static func object(_ source: String, fileName: String, flags: [String] = []) throws -> [UInt8] {
+    let (directory, object) = try Toolchain.compileC(
+      source, fileName: fileName, arguments: target + flags + ["-c"], output: "object.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try [UInt8](Data(contentsOf: object))
+  }
+
+  static func scan(_ bytes: [UInt8], name: String) throws -> BinaryScanReport {
+    let reports = try bytes.withUnsafeBytes { raw in try BinaryScanner.scan(bytes: raw, name: name) }
+    return try #require(reports.first)
+  }
+
+  /// `MH_BUNDLE` (file type 8, a loadable plug-in) is a shared library like `MH_DYLIB` (6): an
+  /// object whose header says 8 scans as one, its global block found, not refused as an
+  /// unsupported file type.
+  @Test func bundleFileTypeIsASharedLibrary() throws {
+    var bytes = try Self.object(
+      "int (^g)(int) = ^(int a) { return a + 1; };\n", fileName: "bundle.c", flags: ["-fblocks"])
+    try #require(bytes[12..<16].elementsEqual([1, 0, 0, 0]), "an MH_OBJECT")
+    bytes.replaceSubrange(12..<16, with: [8, 0, 0, 0])  // filetype = MH_BUNDLE
+    let report = try Self.scan(bytes, name: "bundle")
+    #expect(report.format == .machO64)
+    #expect(report.architecture == "x86_64")
+    #expect(report.kind == .sharedLibrary)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    #expect(report.blocks.map(\.signature) == ["i12@?0i8"])
+    #expect(report.blocks.map(\.kind) == [.global])
+    #expect(report.globalLiteralCount == 1)
+  }
+
+  /// A `non_lazy_symbol_pointers` section (type 6, like `__got`) holds pointers to symbols, not
+  /// data: a slot pointing at `__NSConcreteGlobalBlock` is no global block literal, so it gives
+  /// neither a block nor a warning about a literal running past its section.
+  @Test func nonLazySymbolPointerToTheGlobalClassIsNoLiteral() throws {
+    let bytes = try Self.object(
+      """
+      .section __DATA,__mygot,non_lazy_symbol_pointers
+      .p2align 3
+      _slot: .quad __NSConcreteGlobalBlock
+
+      """, fileName: "got.s")
+    let report = try Self.scan(bytes, name: "got.o")
+    #expect(report.kind == .relocatable)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    #expect(report.blocks.isEmpty, "\(report.blocks)")
+  }
+
+  /// x86_64's `X86_64_RELOC_SUBTRACTOR` is type 5 (arm64's is 1; x86_64's 1 is `SIGNED`): the
+  /// UNSIGNED half of `__NSConcreteGlobalBlock - _x` is the difference's minuend, not a pointer
+  /// to the global block class, so the word is no literal's isa and gives no warning.
+  @Test func subtractorPairIsNoLiteralIsa() throws {
+    let bytes = try Self.object(
+      """
+      .section __DATA,__data
+      .globl __NSConcreteGlobalBlock
+      .p2align 3
+      __NSConcreteGlobalBlock: .quad 0
+      .section __DATA,__other
+      .p2align 3
+      _x: .quad 0
+      .section __DATA,__diff
+      .p2align 3
+      _d: .quad __NSConcreteGlobalBlock - _x
+
+      """, fileName: "diff.s")
+    let report = try Self.scan(bytes, name: "diff.o")
+    #expect(report.kind == .relocatable)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    #expect(report.blocks.isEmpty, "\(report.blocks)")
+  }
+}
