@@ -54,17 +54,14 @@ public enum CompatibilityMessages {
 
   /// Aspects: the block takes more arguments than the method passes.
   public static func aspectsTooManyArguments(_ candidate: Int, _ expected: Int) -> DiagnosticMessage {
-    make(.error, "signature: the block takes \(arguments(candidate)) but the method passes \(expected)")
+    make(.error, "signature: the block takes \(counted(candidate, "argument")) but the method passes \(expected)")
   }
-
-  /// "1 argument", "2 arguments".
-  static func arguments(_ count: Int) -> String { count == 1 ? "1 argument" : "\(count) arguments" }
 
   /// BlocksKit: equal argument counts, so it cannot tell the method from the block.
   public static func blocksKitAmbiguousLength(_ count: Int) -> DiagnosticMessage {
     make(
       .error,
-      "signature: both signatures have \(arguments(count)), so blockskit cannot tell the block from the method"
+      "signature: both signatures have \(counted(count, "argument")), so blockskit cannot tell the block from the method"
     )
   }
 
@@ -72,13 +69,13 @@ public enum CompatibilityMessages {
   public static func blocksKitArgumentCount(_ block: Int, _ method: Int) -> DiagnosticMessage {
     make(
       .error,
-      "signature: the block takes \(arguments(block)); blockskit needs exactly \(method - 1) for a method with \(method)"
+      "signature: the block takes \(counted(block, "argument")); blockskit needs exactly \(method - 1) for a method with \(method)"
     )
   }
 
   /// BlocksKit: which side was taken as the method.
   public static func blocksKitLongerIsMethod(_ side: String, _ count: Int) -> DiagnosticMessage {
-    make(.note, "blockskit takes the longer signature (\(side), \(arguments(count))) as the method")
+    make(.note, "blockskit takes the longer signature (\(side), \(counted(count, "argument"))) as the method")
   }
 
   /// A `_Bool` against another one-byte integer.

@@ -121,8 +121,7 @@ extension SignatureEncoding {
     case .method:
       guard arguments.count >= 2 else {
         throw notConvertible(
-          "from method form: it has \(arguments.count == 1 ? "1 argument" : "\(arguments.count) arguments"); a method has at least 2 (self and _cmd)"
-        )
+          "from method form: it has \(counted(arguments.count, "argument")); a method has at least 2 (self and _cmd)")
       }
       switch arguments[0].type.unqualified {
       case .object, .primitive(.class): break

@@ -165,10 +165,9 @@ extension BlockSig {
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
         text += line + "\n"
       }
-      func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)" + (number == 1 ? "" : "s") }
       text +=
-        "  \(count(report.blocks.count, "descriptor")), \(count(report.globalLiteralCount, "global literal")), "
-        + "\(count(report.distinctSignatureCount, "distinct signature"))\n"
+        "  \(counted(report.blocks.count, "descriptor")), \(counted(report.globalLiteralCount, "global literal")), "
+        + "\(counted(report.distinctSignatureCount, "distinct signature"))\n"
       return text
     }
   }
