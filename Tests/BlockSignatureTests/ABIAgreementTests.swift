@@ -69,16 +69,12 @@ import Testing
       .trimmingCharacters(in: .whitespaces)
   }
 
-  /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
-  /// x87 stack (clang returns both as `x86_fp80`), one mixed with an `int` through a hidden
-  /// pointer (`sret`); as arguments all of them go in memory (class X87 is passed in memory;
-  /// clang's `x86_fp80` and `byval` parameters both land on the stack), 16 bytes aligned to 16.
-  @Test func x87ValuesOnSystemV() throws {
-    let types: [(name: String, declaration: String?, spelling: String)] = [
-      ("LD", nil, "long double"), Self.record("S", "struct S { long double x; }"),
-      Self.record("T", "struct T { struct S s; }"), Self.record("A", "struct A { long double x[1]; }"),
-      Self.record("V", "union V { long double a, b; }"), Self.record("U", "union U { long double d; int i; }"),
-    ]
+  /// Blocks returning and taking each type, and functions returning it, compiled for `triple`:
+  /// each type's block signatures and how clang returns it (its IR return type, or `sret` for a
+  /// hidden pointer).
+  static func returnsAndParameters(
+    _ types: [(name: String, declaration: String?, spelling: String)], triple: String
+  ) throws -> [(name: String, returning: String, taking: String, returned: String)] {
     var source = ""
     for type in types {
       if let declaration = type.declaration { source += declaration + ";\n" }
@@ -87,36 +83,72 @@ import Testing
       source += "void (^p_\(type.name))(\(type.spelling)) = ^(\(type.spelling) x) { };\n"
       source += "\(type.spelling) f_\(type.name)(void) { \(type.spelling) v = {0}; return v; }\n"
     }
-    let (directory, _) = try Toolchain.compileC(
-      source, fileName: "x87.c", arguments: ["--target=x86_64-linux-gnu", "-fblocks", "-w", "-S", "-emit-llvm"],
-      output: "x87.ll")
+    let (directory, product) = try Toolchain.compileC(
+      source, fileName: "returns.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
+      output: "returns.ll")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let ir = try String(contentsOf: directory.appendingPathComponent("x87.ll"), encoding: .utf8)
+    let ir = try String(contentsOf: product, encoding: .utf8)
     let generated = GeneratedIR(ir)
-    // How clang returns each: its IR return type, or `sret` for a hidden pointer.
-    func returned(_ name: String) throws -> String {
-      let line = try #require(ir.split(separator: "\n").first { $0.hasPrefix("define") && $0.contains("@f_\(name)(") })
-      return line.contains("sret") ? "sret" : String(line.split(separator: " ")[2])
+    return try types.map { type in
+      let line = try #require(
+        ir.split(separator: "\n").first { $0.hasPrefix("define") && $0.contains("@f_\(type.name)(") })
+      // `define dso_local <type> @f_name(…`, or `void` with an `sret` parameter.
+      let irType = line[line.range(of: "dso_local ")!.upperBound..<line.range(of: " @f_")!.lowerBound]
+      let returned = line.contains("sret") ? "sret" : String(irType)
+      return (
+        type.name, try #require(generated.signature(ofVariable: "r_\(type.name)")),
+        try #require(generated.signature(ofVariable: "p_\(type.name)")), returned
+      )
     }
+  }
+
+  /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
+  /// x87 stack (clang returns both as `x86_fp80`), one mixed with an `int` through a hidden
+  /// pointer (`sret`); as arguments all of them go in memory (class X87 is passed in memory;
+  /// clang's `x86_fp80` and `byval` parameters both land on the stack), 16 bytes aligned to 16.
+  @Test func x87ValuesOnSystemV() throws {
+    let values = try Self.returnsAndParameters(
+      [
+        ("LD", nil, "long double"), Self.record("S", "struct S { long double x; }"),
+        Self.record("T", "struct T { struct S s; }"), Self.record("A", "struct A { long double x[1]; }"),
+        Self.record("V", "union V { long double a, b; }"), Self.record("U", "union U { long double d; int i; }"),
+      ], triple: "x86_64-linux-gnu")
     let checker = CompatibilityChecker(level: .abi, model: .x86_64SysV)
-    for (index, first) in types.enumerated() {
-      for second in types[(index + 1)...] {
-        let returns = try checker.check(
-          try #require(generated.signature(ofVariable: "r_\(first.name)")),
-          against: try #require(generated.signature(ofVariable: "r_\(second.name)")))
-        let clangAgrees = try returned(first.name) == returned(second.name)
+    for (index, first) in values.enumerated() {
+      for second in values[(index + 1)...] {
+        let returns = try checker.check(first.returning, against: second.returning)
         #expect(
-          returns.isCompatible == clangAgrees,
+          returns.isCompatible == (first.returned == second.returned),
           "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
-        let arguments = try checker.check(
-          try #require(generated.signature(ofVariable: "p_\(first.name)")),
-          against: try #require(generated.signature(ofVariable: "p_\(second.name)")))
+        let arguments = try checker.check(first.taking, against: second.taking)
         #expect(
           arguments.isCompatible,
           "argument \(first.name) vs \(second.name): \(arguments.diagnostics.map(\.description))")
       }
     }
-    #expect(try returned("LD") == "x86_fp80" && returned("U") == "sret")
+    #expect(values.map(\.returned) == ["x86_fp80", "x86_fp80", "x86_fp80", "x86_fp80", "x86_fp80", "sret"])
+  }
+
+  /// Windows x64 returns a 16-byte integer (`__int128`) in XMM0 (`<2 x i64>`) but a 16-byte
+  /// structure through a hidden pointer, while both go by reference as arguments (clang: `ptr`).
+  @Test func sixteenByteReturnsOnWindows() throws {
+    let values = try Self.returnsAndParameters(
+      [
+        ("I", nil, "__int128"), ("U", nil, "unsigned __int128"), Self.record("S", "struct S { __int128 t; }"),
+        ("Q", nil, "long long"),
+      ], triple: "x86_64-windows-msvc")
+    #expect(values.map(\.returned) == ["<2 x i64>", "<2 x i64>", "sret", "i64"])
+    let checker = CompatibilityChecker(level: .abi, model: .windowsX64)
+    for (index, first) in values.enumerated() {
+      for second in values[(index + 1)...] {
+        let returns = try checker.check(first.returning, against: second.returning)
+        #expect(
+          returns.isCompatible == (first.returned == second.returned),
+          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
+      }
+    }
+    let arguments = try checker.check(values[0].taking, against: values[2].taking)
+    #expect(arguments.isCompatible, "\(arguments.diagnostics.map(\.description))")
   }
 
   @Test(arguments: targets.map(\.triple))

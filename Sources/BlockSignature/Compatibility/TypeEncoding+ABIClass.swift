@@ -37,6 +37,8 @@ enum ParameterPassing: Hashable, Sendable {
   case floatingPoint(size: Int, count: Int)
   /// In `count` general-purpose registers (or stack words).
   case integer(count: Int)
+  /// Whole in one vector register (Windows x64: a 16-byte integer returned in XMM0).
+  case vector(size: Int)
   /// The encoding does not say (unencodable, `?`, unexpanded structure).
   case unknown
 
@@ -50,6 +52,7 @@ enum ParameterPassing: Hashable, Sendable {
     case .floatingPoint(let size, let count): "floating point (\(count) × \(size) bytes)"
     case .integer(1): "integer"
     case .integer(let count): "integer (\(count) registers)"
+    case .vector(let size): "vector (\(size) bytes)"
     case .unknown: "unknown"
     }
   }
@@ -121,7 +124,7 @@ extension TypeEncoding {
     switch CallingConvention(model) {
     case .systemV: passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
     case .aapcs64: passing = type.aapcs64Passing(size: size, model: model)
-    case .windowsX64: passing = type.windowsPassing(size: size)
+    case .windowsX64: passing = type.windowsPassing(size: size, asParameter: asParameter)
     case .i386: passing = type.i386Passing(size: size)
     }
     return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
@@ -287,9 +290,13 @@ extension TypeEncoding {
 
   // MARK: Windows x64 and i386
 
-  private func windowsPassing(size: Int) -> ParameterPassing {
+  /// Windows x64: scalars of up to 8 bytes and records of 1, 2, 4 or 8 in a register, anything
+  /// else by reference; a 16-byte integer return value (`__int128`, which clang allows) comes
+  /// back in XMM0 (`<2 x i64>`), where a 16-byte structure is returned through a hidden pointer.
+  private func windowsPassing(size: Int, asParameter: Bool) -> ParameterPassing {
     if !isAggregate {
       if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
+      if !asParameter, size == 16 { return .vector(size: 16) }
       return size <= 8 ? .integer(count: 1) : .memory
     }
     switch size {
