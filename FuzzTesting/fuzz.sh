@@ -30,9 +30,11 @@ configuration="${FUZZ_CONFIGURATION:-debug}"
 jobs="${FUZZ_JOBS:-1}"
 
 mkdir -p .build
-# SwiftPM re-reads a local dependency's file list only when a manifest changes: without this, a
-# source file added to ../Sources since the last fuzz build is missing ("cannot find type").
-touch -c ../Package.swift
+# SwiftPM keeps a local dependency's file list in its cached build description: a source file
+# added to ../Sources since the last fuzz build would be missing ("cannot find type"; touching
+# ../Package.swift did not always help). Dropping the description makes it plan again; the
+# compiled objects are kept.
+rm -f .build/*/"$configuration"/description.json
 if ! swift build -c "$configuration" --sanitize=fuzzer \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address \
   > .build/fuzz-build.log 2>&1; then
