@@ -102,6 +102,20 @@ import Testing
     }
   }
 
+  /// Every pair of return types is compatible exactly when clang returns both the same way.
+  static func expectReturnsAsClangDoes(
+    _ values: [(name: String, returning: String, taking: String, returned: String)], checker: CompatibilityChecker
+  ) throws {
+    for (index, first) in values.enumerated() {
+      for second in values[(index + 1)...] {
+        let returns = try checker.check(first.returning, against: second.returning)
+        #expect(
+          returns.isCompatible == (first.returned == second.returned),
+          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
+      }
+    }
+  }
+
   /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
   /// x87 stack (clang returns both as `x86_fp80`), one mixed with an `int` through a hidden
   /// pointer (`sret`); as arguments all of them go in memory (class X87 is passed in memory;
@@ -114,12 +128,9 @@ import Testing
         Self.record("V", "union V { long double a, b; }"), Self.record("U", "union U { long double d; int i; }"),
       ], triple: "x86_64-linux-gnu")
     let checker = CompatibilityChecker(level: .abi, model: .x86_64SysV)
+    try Self.expectReturnsAsClangDoes(values, checker: checker)
     for (index, first) in values.enumerated() {
       for second in values[(index + 1)...] {
-        let returns = try checker.check(first.returning, against: second.returning)
-        #expect(
-          returns.isCompatible == (first.returned == second.returned),
-          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
         let arguments = try checker.check(first.taking, against: second.taking)
         #expect(
           arguments.isCompatible,
@@ -139,14 +150,7 @@ import Testing
       ], triple: "x86_64-windows-msvc")
     #expect(values.map(\.returned) == ["<2 x i64>", "<2 x i64>", "sret", "i64"])
     let checker = CompatibilityChecker(level: .abi, model: .windowsX64)
-    for (index, first) in values.enumerated() {
-      for second in values[(index + 1)...] {
-        let returns = try checker.check(first.returning, against: second.returning)
-        #expect(
-          returns.isCompatible == (first.returned == second.returned),
-          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
-      }
-    }
+    try Self.expectReturnsAsClangDoes(values, checker: checker)
     let arguments = try checker.check(values[0].taking, against: values[2].taking)
     #expect(arguments.isCompatible, "\(arguments.diagnostics.map(\.description))")
   }
@@ -154,12 +158,11 @@ import Testing
   @Test(arguments: targets.map(\.triple))
   func abiLevelAgreesWithClangsLowering(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
-    let folder = try Toolchain.temporaryDirectory("blocksig-abi")
+    let (folder, product) = try Toolchain.compileC(
+      Self.source, fileName: "abi.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
+      output: "abi.ll")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("abi.c")
-    try Self.source.write(to: file, atomically: true, encoding: .utf8)
-    let ir = try Toolchain.runClang(["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm", "-o", "-", file.path])
-      .stdout
+    let ir = try String(contentsOf: product, encoding: .utf8)
     let generated = GeneratedIR(ir)
 
     var parameters: [(name: String, signature: String, size: Int, registers: String)] = []
