@@ -6,7 +6,7 @@ import Testing
 @Suite struct RenderingTests {
   static let declarations: [(String, String)] = [
     ("i20@?0i8r*12", "int (^)(int, const char *)"),
-    ("v24@?0c8s12B16C20", "void (^)(char, short, bool, unsigned char)"),
+    ("v24@?0c8s12B16C20", "void (^)(char, short, _Bool, unsigned char)"),
     ("{P=dic}24@?0r*8^{P=dic}16", "struct P (^)(const char *, struct P *)"),
     ("v24@?0[3D]8[2[3i]]16", "void (^)(long double[3], int[2][3])"),
     ("v@?@?<i@?i>", "void (^)(int (^)(int))"),
@@ -124,8 +124,9 @@ import Testing
     let ir = GeneratedIR(
       try Toolchain.runClang(["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm", "-o", "-", file.path]).stdout)
 
-    // The declarations spell `_Bool` as `bool`.
-    var check = "#include <stdbool.h>\n" + source + "void check(void) {\n"
+    // No header: the declarations must compile as they are, `_Bool` included (clang's default C
+    // standard has no `bool` keyword before C23).
+    var check = source + "void check(void) {\n"
     for (index, block) in blocks.enumerated() {
       let signature = try #require(ir.signature(ofVariable: block.name), "\(block.name) on \(triple)")
       let declaration = try SignatureEncoding(parsing: signature).cDeclaration(for: model)

@@ -8,8 +8,9 @@ extension TypeEncoding {
   ///     try TypeEncoding(parsing: "^[4i]").cDeclaration(name: "p")  // "int (*p)[4]"
   ///
   /// `q` prints as `long` where `long` has 8 bytes and `long long` elsewhere; `l` as `long`
-  /// where `long` has 4 bytes and `int` elsewhere. Field names come from the encoding, or are
-  /// `f0`, `f1`, ….
+  /// where `long` has 4 bytes and `int` elsewhere; `B` as `_Bool`, the spelling clang uses in C
+  /// and Objective-C before C23, which compiles without a header. Field names come from the
+  /// encoding, or are `f0`, `f1`, ….
   public func cDeclaration(name: String = "", for model: DataModel = .x86_64SysV) -> String {
     CRenderer(model: model).declare(self, name, isConst: false)
   }
@@ -67,7 +68,7 @@ struct CRenderer {
     case .double: "double"
     case .longDouble: "long double"
     case .otherFloat: "_Float16"
-    case .bool: "bool"
+    case .bool: "_Bool"
     case .void: "void"
     case .cString: "char *"
     case .class: "Class"
