@@ -43,19 +43,159 @@ import Testing
     #expect(try SignatureEncoding(parsing: input).swiftType() == expected)
   }
 
-  /// `long double` as Swift imports it: `Float80` where it is the x87 type, `CLongDouble` where
-  /// it is a 128-bit float Swift has no literal type for, `Double` where it is a double.
+  /// Types whose encoding says everything Swift's importer looks at, written as declarators
+  /// (`@` stands for the declared name). Left out, because the encoding loses what the importer
+  /// reads: `long long` (`q`, as `long` on LP64), `signed char` (`c`, as `char`), enums (their
+  /// integer type), function pointers (`^?`), block parameters (`@?` outside Apple's extended
+  /// encodings), `const` on array parameters, typedef names, a complete structure two
+  /// pointers deep (`^^{P}`, as an incomplete one).
+  static let importedTypes = [
+    "int @", "unsigned @", "short @", "unsigned short @", "unsigned char @", "char @", "long @",
+    "unsigned long @", "float @", "double @", "long double @", "_Bool @", "_Float16 @", "__int128 @",
+    "unsigned __int128 @", "_Complex double @", "_Complex float @", "_Atomic(int) @", "const char *@", "char *@",
+    "char **@", "const char **@", "void *@", "const void *@", "void **@", "struct P @", "struct P *@",
+    "const struct P *@", "struct Opaque **@", "union U @", "union U *@", "struct Opaque *@", "int *@", "const int *@",
+    "int (*@)[4]", "long double *@", "__int128 *@", "_Complex double *@", "_Atomic(int) *@", "int @[4]",
+    "struct P @[2]", "struct Q @", "const int **@", "const void **@",
+  ]
+
+  /// The Swift type of a block is the one Swift's importer gives the C declaration clang
+  /// compiled it from (`swift-synthesize-interface`, host target): a block taking each type
+  /// and one returning it. Where the importer gives up (`_`), the rendering must say it
+  /// approximates (a `/* … */` comment).
+  @Test func swiftTypesAreWhatSwiftsImporterGives() throws {
+    let prelude = """
+      struct P { double d; int i; };
+      union U { int a; float f; };
+      struct Opaque;
+      struct Q { int a[3]; char c; };
+
+      """
+    var header = prelude
+    var source = prelude
+    for (index, type) in Self.importedTypes.enumerated() {
+      let spelled = type.replacingOccurrences(of: "@", with: "")
+      header += "extern void (^p\(index))(\(spelled));\n"
+      // No typedefs on clang's side: through one, clang leaves out `const` (`*`, not `r*`).
+      source += "void (^p\(index))(\(spelled)) = ^(\(type.replacingOccurrences(of: "@", with: "x"))) { };\n"
+      // Arrays are not returned; an `_Atomic` value read is no longer atomic.
+      if (!type.hasSuffix("]") || type.contains("(*@)")) && !type.hasPrefix("_Atomic(int) @") {
+        let returning = type.replacingOccurrences(of: "@", with: "(^r\(index))(void)")
+        header += "extern \(returning);\n"
+        source += "\(returning) = ^{ static \(type.replacingOccurrences(of: "@", with: "v")); return v; };\n"
+      }
+    }
+    let (folder, product) = try Toolchain.compileC(
+      source, fileName: "blocks.c", arguments: ["-fblocks", "-w", "-S", "-emit-llvm"], output: "blocks.ll")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let ir = GeneratedIR(try String(contentsOf: product, encoding: .utf8))
+    try header.write(to: folder.appendingPathComponent("blocks.h"), atomically: true, encoding: .utf8)
+    try "module Blocks {\n  header \"blocks.h\"\n}\n".write(
+      to: folder.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
+    let synthesized = try Toolchain.run(
+      Toolchain.tool("swift-synthesize-interface"),
+      ["-module-name", "Blocks", "-I", folder.path, "-target", "x86_64-unknown-linux-gnu", "-Xcc", "-fblocks"])
+    #expect(synthesized.status == 0, "\(synthesized.stderr)")
+
+    // `public var p0: (@convention(block) (Int32) -> Void)!`, or `_` where it gave up; the
+    // C type it adds to some conventions (`, cType: "…"`) is not part of the Swift type.
+    var imported: [String: String] = [:]
+    for line in synthesized.stdout.split(separator: "\n") where line.hasPrefix("public var ") {
+      let parts = line.dropFirst("public var ".count).split(separator: ":", maxSplits: 1)
+      var type = parts[1].trimmingCharacters(in: .whitespaces)
+        .replacingOccurrences(of: #", cType: "[^"]*""#, with: "", options: .regularExpression)
+      if type != "_" { type = String(type.dropFirst().dropLast(2)) }  // `(…)!`
+      imported[String(parts[0])] = type
+    }
+    var compared = 0
+    var approximated = 0
+    for (name, _) in imported.sorted(by: { $0.key < $1.key }) {
+      let signature = try #require(ir.signature(ofVariable: name), "\(name)")
+      let rendered = try SignatureEncoding(parsing: signature).swiftType(for: .x86_64SysV)
+      let index = Int(name.dropFirst())!
+      if imported[name] == "_" {
+        #expect(rendered.contains("/*"), "\(Self.importedTypes[index]): not imported, rendered \(rendered)")
+        approximated += 1
+      } else {
+        #expect(rendered == imported[name], "\(Self.importedTypes[index]) as \(name) (\(signature))")
+        compared += 1
+      }
+    }
+    #expect(compared >= 60 && approximated >= 8, "\(compared) compared, \(approximated) not imported")
+  }
+
+  /// `long double` as Swift imports it: `Float80` where it is the x87 type, `Double` where it
+  /// is a double; a 128-bit float (AArch64 Linux) is not imported (Swift's `CLongDouble` is not
+  /// defined there), nor is a pointer to it.
   @Test func longDoubleFollowsTheModel() throws {
-    let signature = try SignatureEncoding(parsing: "v@?D")
+    let signature = try SignatureEncoding(parsing: "v@?D^D")
     let spellings = [DataModel.x86_64SysV, .i386Linux, .aarch64Linux, .arm64Apple, .windowsX64].map {
       signature.swiftType(for: $0)
     }
     #expect(
       spellings == [
-        "@convention(block) (Float80) -> Void", "@convention(block) (Float80) -> Void",
-        "@convention(block) (CLongDouble) -> Void", "@convention(block) (Double) -> Void",
-        "@convention(block) (Double) -> Void",
+        "@convention(block) (Float80, UnsafeMutablePointer<Float80>?) -> Void",
+        "@convention(block) (Float80, UnsafeMutablePointer<Float80>?) -> Void",
+        "@convention(block) (/* long double */, OpaquePointer?) -> Void",
+        "@convention(block) (Double, UnsafeMutablePointer<Double>?) -> Void",
+        "@convention(block) (Double, UnsafeMutablePointer<Double>?) -> Void",
       ])
+  }
+
+  /// The importer of Embedded Swift, the one this toolchain has for other targets, on the
+  /// types whose import does not depend on the operating system: on i686, C's `long` is `Int`
+  /// (a 4-byte `l`); on AArch64 `char` (`C`) is still `CChar`, and `long double` is not imported.
+  @Test(arguments: [
+    ("i686-unknown-none-elf", "i386-linux-gnu", DataModel.i386Linux),
+    ("aarch64-none-none-elf", "aarch64-linux-gnu", DataModel.aarch64Linux),
+  ])
+  func swiftTypesOnOtherTargets(swiftTarget: String, clangTarget: String, model: DataModel) throws {
+    // `unsigned char` and `char` are both `C` where `char` is unsigned (read as `char`); `long`
+    // and `long long` are both `q` where `long` has 8 bytes (read as `long`).
+    var types = [
+      "long", "unsigned long", "int", "char", "short", "const char *", "void *", "long *", "const unsigned long **",
+      "char *",
+    ]
+    if model.isCharSigned { types.append("unsigned char") }
+    if model.longSize == 4 { types += ["long long", "unsigned long long"] }
+    let parameters = types.enumerated().map { "\($1) x\($0)" }.joined(separator: ", ")
+    let declaration = "void (^p)(\(parameters))"
+    var source = "\(declaration) = ^(\(parameters)) { };\n"
+    let isAArch64 = model == .aarch64Linux
+    if isAArch64 { source += "void (^q)(long double) = ^(long double x) { };\n" }
+    let (folder, product) = try Toolchain.compileC(
+      source, fileName: "blocks.c", arguments: ["--target=\(clangTarget)", "-fblocks", "-S", "-emit-llvm"],
+      output: "blocks.ll")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let ir = GeneratedIR(try String(contentsOf: product, encoding: .utf8))
+
+    // `let x: Never = p` makes the type checker print the type it imported `p` as.
+    func imported(_ header: String, _ name: String) throws -> String {
+      try "extern \(header);\n".write(to: folder.appendingPathComponent("h.h"), atomically: true, encoding: .utf8)
+      try "let x: Never = \(name)\n".write(
+        to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+      let result = try Toolchain.run(
+        Toolchain.tool("swiftc"),
+        [
+          "-target", swiftTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-typecheck",
+          "-import-objc-header", "h.h", "main.swift", "-Xcc", "-fblocks",
+        ], currentDirectory: folder)
+      let text = result.stdout + result.stderr
+      if text.contains("cannot reference invalid declaration '\(name)'") { return "_" }
+      let marker = "cannot convert value of type '("
+      let start = try #require(text.range(of: marker), "\(text)")
+      let end = try #require(text[start.upperBound...].range(of: ")?' "), "\(text)")
+      return String(text[start.upperBound..<end.lowerBound])
+    }
+    let signature = try #require(ir.signature(ofVariable: "p"))
+    #expect(
+      try SignatureEncoding(parsing: signature).swiftType(for: model) == imported(declaration, "p"),
+      "\(signature) on \(clangTarget)")
+    if isAArch64 {
+      let longDouble = try #require(ir.signature(ofVariable: "q"))
+      #expect(try imported("void (^q)(long double)", "q") == "_")
+      #expect(try SignatureEncoding(parsing: longDouble).swiftType(for: model).contains("/*"))
+    }
   }
 
   /// Parameter types whose spelling is the one a block type's encoding implies on each target
@@ -144,6 +284,7 @@ import Testing
     let signature = try SignatureEncoding(parsing: "q@?ql")
     #expect(signature.cDeclaration(for: .x86_64SysV) == "long (^)(long, int)")
     #expect(signature.cDeclaration(for: .i386Linux) == "long long (^)(long long, long)")
-    #expect(signature.swiftType(for: .i386Linux) == "@convention(block) (Int64, Int32) -> Int64")
+    #expect(signature.swiftType(for: .i386Linux) == "@convention(block) (Int64, Int) -> Int64")
+    #expect(signature.swiftType(for: .windowsX64) == "@convention(block) (Int64, Int32) -> Int64")
   }
 }

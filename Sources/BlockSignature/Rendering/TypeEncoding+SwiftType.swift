@@ -6,8 +6,12 @@ extension TypeEncoding {
   ///     try TypeEncoding(parsing: "r*").swiftType()  // "UnsafePointer<CChar>?"
   ///     try TypeEncoding(parsing: "q").swiftType()   // "Int"
   ///
-  /// Types Swift cannot import are approximated and marked with a comment: `_Complex T` as a
-  /// `(T, T)` tuple, an unencodable parameter as `/* no encoding */`.
+  /// Types Swift's importer does not import are approximated and marked with a comment:
+  /// `_Complex T` as a `(T, T)` tuple, `__int128` as `Int128`, `_Atomic(T)` as `T`, a 128-bit
+  /// `long double` (AArch64 Linux) as a comment alone, an unencodable parameter as
+  /// `/* no encoding */`; a pointer to one of them is an `OpaquePointer?`, as the importer
+  /// makes it. A leading `r` is `const` on the innermost pointee, as clang writes it: `r^*` is
+  /// `const char **`, `UnsafeMutablePointer<UnsafePointer<CChar>?>?`.
   public func swiftType(for model: DataModel = .x86_64SysV) -> String {
     SwiftRenderer(model: model).render(self, asParameter: true)
   }
@@ -44,23 +48,29 @@ struct SwiftRenderer {
   func primitive(_ code: TypeCode) -> String {
     switch code {
     case .char: "CChar"
-    case .unsignedChar: "UInt8"
+    // Where `char` is unsigned, clang writes `C` for it too; the C spelling says `char`, so
+    // this one says `CChar`, what a `char` imports as.
+    case .unsignedChar: model.isCharSigned ? "UInt8" : "CChar"
     case .short: "Int16"
     case .unsignedShort: "UInt16"
-    case .int, .long: "Int32"
-    case .unsignedInt, .unsignedLong: "UInt32"
+    case .int: "Int32"
+    case .unsignedInt: "UInt32"
+    // `l` is a 4-byte `long`: Swift's `CLong` is `Int` except on Windows.
+    case .long: model.pointerSize == 4 ? "Int" : "Int32"
+    case .unsignedLong: model.pointerSize == 4 ? "UInt" : "UInt32"
     case .longLong: model.pointerSize == 8 && model.longSize == 8 ? "Int" : "Int64"
     case .unsignedLongLong: model.pointerSize == 8 && model.longSize == 8 ? "UInt" : "UInt64"
-    case .int128: "Int128"
-    case .unsignedInt128: "UInt128"
+    case .int128: "Int128 /* __int128 */"
+    case .unsignedInt128: "UInt128 /* unsigned __int128 */"
     case .float: "Float"
     case .double: "Double"
+    // A double; the x87 type (the x86 models); else IEEE quad, for which Swift has no type.
     case .longDouble:
-      model.longDoubleSize == 8 ? "Double" : (model.isCharSigned ? "Float80" : "CLongDouble")
+      model.longDoubleSize == 8 ? "Double" : (model.isCharSigned ? "Float80" : "/* long double */")
     case .otherFloat: "Float16"
     case .bool: "Bool"
     case .void: "Void"
-    case .cString: "UnsafeMutablePointer<CChar>?"
+    case .cString: "UnsafeMutablePointer<CChar>?"  // `r*` is `UnsafePointer<CChar>?` (see `pointer`)
     case .class: "AnyClass?"
     case .selector: "OpaquePointer?"
     case .atom: "UnsafePointer<CChar>?"
@@ -91,7 +101,7 @@ struct SwiftRenderer {
     case .qualified(.const, .pointer(let pointee)):
       return pointer(to: pointee, isConst: true)
     case .qualified(.const, .primitive(.cString)):
-      return "UnsafePointer<CChar>?"
+      return pointer(to: .primitive(.char), isConst: true)
     case .qualified(_, let inner):
       return render(inner, asParameter: asParameter)
     case .array(let count, let element):
@@ -110,24 +120,41 @@ struct SwiftRenderer {
       guard 2 * part.utf8.count <= Self.maximumTupleLength else { return "/* _Complex \(part) */" }
       return "(\(part), \(part)) /* _Complex */"
     case .atomic(let inner):
-      return render(inner, asParameter: asParameter)
+      return render(inner, asParameter: asParameter) + " /* _Atomic */"
     case .unencodable:
       return "/* no encoding */"
     }
   }
 
+  /// A pointer to `pointee`. `isConst` is clang's leading `r`: `const` on the innermost
+  /// pointee, the first that is not itself a pointer (`r^^i` is `const int **`).
   func pointer(to pointee: TypeEncoding, isConst: Bool) -> String {
-    switch pointee.unqualified {
+    var isConst = isConst
+    var target = pointee
+    while case .qualified(let qualifier, let inner) = target {
+      if qualifier == .const { isConst = true }
+      target = inner
+    }
+    switch target {
     case .primitive(.void):
       return isConst ? "UnsafeRawPointer?" : "UnsafeMutableRawPointer?"
+    case .primitive(.cString):
+      return "UnsafeMutablePointer<\(pointer(to: .primitive(.char), isConst: isConst))>?"
+    case .pointer(let inner):
+      return "UnsafeMutablePointer<\(pointer(to: inner, isConst: isConst))>?"
     case .primitive(.unknown), .structure(_, nil), .union(_, nil):
       return "OpaquePointer?"
     case .structure(_, let fields?) where fields.isEmpty:
       return "OpaquePointer?"
     case .union(_, let fields?) where fields.isEmpty:
       return "OpaquePointer?"
+    case .primitive(.int128), .primitive(.unsignedInt128), .complex, .atomic:
+      // Not imported, so a pointer to it is opaque.
+      return "OpaquePointer?"
+    case .primitive(.longDouble) where render(target, asParameter: false).hasPrefix("/*"):
+      return "OpaquePointer?"
     default:
-      let inner = render(pointee, asParameter: false)
+      let inner = render(target, asParameter: false)
       return isConst ? "UnsafePointer<\(inner)>?" : "UnsafeMutablePointer<\(inner)>?"
     }
   }
