@@ -56,7 +56,7 @@ import Testing
     "char **@", "const char **@", "void *@", "const void *@", "void **@", "struct P @", "struct P *@",
     "const struct P *@", "struct Opaque **@", "union U @", "union U *@", "struct Opaque *@", "int *@", "const int *@",
     "int (*@)[4]", "long double *@", "__int128 *@", "_Complex double *@", "_Atomic(int) *@", "int @[4]",
-    "struct P @[2]", "struct Q @", "const int **@", "const void **@",
+    "struct P @[2]", "struct Q @", "char *const (*@)[4]", "const int **@", "const void **@",
   ]
 
   /// The Swift type of a block is the one Swift's importer gives the C declaration clang
@@ -206,7 +206,7 @@ import Testing
     var types = [
       "int", "short", "unsigned short", "unsigned", "long", "unsigned long", "float", "double", "long double",
       "char", "const char *", "void *", "const void *", "union U *", "struct P", "struct P *", "const int (*)[4]",
-      "_Complex double", "_Bool",
+      "_Complex double", "_Bool", "char *const (*)[4]", "const char **",
     ]
     if model.longSize == 4 { types += ["long long", "unsigned long long"] }
     if model.isCharSigned { types.append("unsigned char") }

@@ -78,17 +78,22 @@ struct CRenderer {
     }
   }
 
-  func declare(_ type: TypeEncoding, _ declarator: String, isConst: Bool) -> String {
+  /// `type` declaring `declarator`. `isConst` is clang's leading `r`: `const` on the innermost
+  /// pointee that is not itself a pointer (`r^^i` is `const int **`); when that pointee is an
+  /// array of pointers, the pointers are const (`r^[4*]` is `char *const (*)[4]`), which
+  /// `isConstPointer` carries to the element.
+  func declare(_ type: TypeEncoding, _ declarator: String, isConst: Bool, isConstPointer: Bool = false) -> String {
     let const = isConst ? "const " : ""
+    let star = isConstPointer ? (declarator.isEmpty ? "*const" : "*const ") : "*"
     switch type {
     case .primitive(.cString):
-      return join(const + "char", "*" + declarator)
+      return join(const + "char", star + declarator)
     case .primitive(let code):
       return join(const + primitiveName(code), declarator)
     case .object(let className):
       guard let className, !className.isEmpty else { return join(const + "id", declarator) }
       if className.hasPrefix("<") { return join(const + "id" + className, declarator) }
-      return join(const + className, "*" + declarator)
+      return join(const + className, star + declarator)
     case .block(let signature):
       guard let signature, let result = signature.first else {
         return join("void", "(^" + declarator + ")()")
@@ -99,8 +104,11 @@ struct CRenderer {
         isConst: false)
     case .pointer(let pointee):
       if case .primitive(.unknown) = pointee { return join("void", "(*" + declarator + ")()") }
-      return declare(pointee, "*" + declarator, isConst: isConst)
+      return declare(pointee, star + declarator, isConst: isConst)
     case .array(let count, let element):
+      if isConst, element.isPointerLike {
+        return declare(element, wrap(declarator) + "[\(count)]", isConst: false, isConstPointer: true)
+      }
       return declare(element, wrap(declarator) + "[\(count)]", isConst: isConst)
     case .structure(let name, let fields), .union(let name, let fields):
       let keyword = if case .union = type { "union" } else { "struct" }
@@ -130,6 +138,18 @@ struct CRenderer {
       return qualifier.keyword + " " + declare(inner, declarator, isConst: isConst)
     case .unencodable:
       return join("/* no encoding */", declarator)
+    }
+  }
+}
+
+extension TypeEncoding {
+  /// A pointer, a C string or an object pointer with a class name, whose `const` goes after
+  /// its `*`.
+  fileprivate var isPointerLike: Bool {
+    switch self {
+    case .pointer, .primitive(.cString): true
+    case .object(let className?): !className.isEmpty && !className.hasPrefix("<")
+    default: false
     }
   }
 }
