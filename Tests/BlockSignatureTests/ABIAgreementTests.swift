@@ -3,11 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The `abi` level against clang's own calling convention: clang compiles, for each parameter
-/// type below, a block taking it (whose signature it encodes) and a function taking it (whose
-/// lowering its IR shows). For every pair that clang passes in registers on a target, the
-/// checker must call the pair compatible exactly when clang puts both in the same registers
-/// (`i64, i64` and `[2 x i64]` are not `[2 x double]`) and they take as many bytes.
+/// The `abi` level against clang's own calling convention: clang compiles, for each type below,
+/// blocks taking and returning it (whose signatures it encodes) and functions taking and
+/// returning it (whose lowering its IR shows). On every target the checker must call two types
+/// compatible exactly when clang passes (or returns) both the same way: in the same registers
+/// (`i64, i64` and `[2 x i64]` are not `[2 x double]`) or in the same stack bytes, or through a
+/// pointer to a copy of the same size and alignment; and they take as many bytes.
 @Suite struct ABIAgreementTests {
   /// Scalars and aggregates of up to 16 bytes, where the targets' classification rules differ:
   /// arrays inside records, mixed float and double, homogeneous floating-point aggregates,
@@ -33,13 +34,44 @@ import Testing
     (name, declaration, String(declaration.prefix { $0 != "{" }.dropLast()))
   }
 
-  static let targets: [(triple: String, model: DataModel)] = [
-    ("x86_64-linux-gnu", .x86_64SysV), ("aarch64-linux-gnu", .aarch64Linux), ("x86_64-windows-msvc", .windowsX64),
+  /// `__int128`, on the targets that have it.
+  static func int128Types(_ model: DataModel) -> [(name: String, declaration: String?, spelling: String)] {
+    model.hasInt128 ? [("T", nil, "__int128")] : []
+  }
+
+  /// Scalars of every kind and records of 1, 2, 4 and 8 bytes, for return values.
+  static func scalarTypes(_ model: DataModel) -> [(name: String, declaration: String?, spelling: String)] {
+    [
+      ("LD", nil, "long double"), ("B", nil, "_Bool"), ("C", nil, "char"), ("S", nil, "short"), ("L", nil, "long"),
+      ("P", nil, "void *"), ("Jf", nil, "_Complex float"), ("Jd", nil, "_Complex double"),
+      record("C2", "struct C2 { char a[2]; }"), record("C4", "struct C4 { char a[4]; }"),
+      record("C8", "struct C8 { char a[8]; }"),
+    ] + int128Types(model)
+      + (model.hasInt128
+        ? [("UT", nil, "unsigned __int128"), record("S128", "struct S128 { __int128 t; }")] : [])
+  }
+
+  /// Records of more than 16 bytes, which no target passes in general-purpose registers: sizes
+  /// 20, 24 and 32, each with alignments 1, 4, 8 (and 16 for `long double` on Linux).
+  static let memoryTypes: [(name: String, declaration: String?, spelling: String)] = [
+    record("C24", "struct C24 { char c[24]; }"), record("I6", "struct I6 { int a[6]; }"),
+    record("QI4", "struct QI4 { long long a; int b[4]; }"), record("DQ2", "struct DQ2 { double a; long long b, c; }"),
+    record("P3", "struct P3 { void *a, *b, *c; }"), record("I5", "struct I5 { int a[5]; }"),
+    record("F5", "struct F5 { float a[5]; }"), record("C32", "struct C32 { char c[32]; }"),
+    record("Q4", "struct Q4 { long long a[4]; }"), record("LDI", "struct LDI { long double x; int i; }"),
   ]
 
-  static var source: String {
+  static let targets: [(triple: String, model: DataModel)] = [
+    ("x86_64-linux-gnu", .x86_64SysV), ("aarch64-linux-gnu", .aarch64Linux), ("arm64-apple-macos", .arm64Apple),
+    ("i386-linux-gnu", .i386Linux), ("x86_64-windows-msvc", .windowsX64),
+  ]
+
+  /// The targets whose arguments go in registers (on i386 every argument is on the stack).
+  static let registerTargets = targets.filter { $0.model != .i386Linux && $0.model != .arm64Apple }
+
+  static func source(_ types: [(name: String, declaration: String?, spelling: String)]) -> String {
     var text = ""
-    for type in parameterTypes {
+    for type in types {
       if let declaration = type.declaration { text += declaration + ";\n" }
       text += "void (^b_\(type.name))(\(type.spelling)) = ^(\(type.spelling) x) { };\n"
       text += "void f_\(type.name)(\(type.spelling) x) { }\n"
@@ -69,51 +101,179 @@ import Testing
       .trimmingCharacters(in: .whitespaces)
   }
 
-  /// Blocks returning and taking each type, and functions returning it, compiled for `triple`:
-  /// each type's block signatures and how clang returns it (its IR return type, or `sret` for a
-  /// hidden pointer).
+  /// One type as clang lowers it on a target.
+  struct Lowered {
+    var name: String
+    /// The signatures of a block returning the type and of one taking it.
+    var returning: String
+    var taking: String
+    /// The IR return type of a function returning it, or `sret` for a hidden pointer.
+    var returned: String
+    /// Where the value comes back: the registers of ``returned`` (``returnRegisters(_:triple:structures:)``),
+    /// or `sret align N` for a hidden pointer to a buffer aligned to N.
+    var returnedAs: String
+    /// Where an argument of the type goes when clang passes it in memory: `stack align N` for a
+    /// copy on the stack at an N-aligned offset, `copy align N` for a pointer to the caller's
+    /// copy aligned to N; nil for registers.
+    var passedInMemoryAs: String?
+    /// `sizeof`, from clang.
+    var size: Int
+  }
+
+  /// The pieces of an IR type (`{ … }`, `[N x …]` and named structures flattened), each named by
+  /// the register it takes on `triple`: `INT` for an integer or pointer of up to the register
+  /// width (an `i128` is two, an `i64` two on i386), `SSE` for a `float`, `double` or
+  /// `<2 x float>` on x86-64 System V, `X87`/`ST0` for the x87 stack, `XMM` on Windows, `S`, `D`
+  /// and `Q` for the AArch64 SIMD registers by width.
+  static func returnRegisters(_ type: String, triple: String, structures: [String: String]) -> [String] {
+    let text = type.trimmingCharacters(in: .whitespaces)
+    if let body = structures[text] { return returnRegisters(body, triple: triple, structures: structures) }
+    if text.hasPrefix("{"), text.hasSuffix("}") {
+      var pieces: [String] = []
+      var depth = 0
+      var current = ""
+      for character in text.dropFirst().dropLast() {
+        if "{[<(".contains(character) { depth += 1 }
+        if "}]>)".contains(character) { depth -= 1 }
+        if character == ",", depth == 0 {
+          pieces.append(current)
+          current = ""
+        } else {
+          current.append(character)
+        }
+      }
+      pieces.append(current)
+      return pieces.flatMap { returnRegisters($0, triple: triple, structures: structures) }
+    }
+    if text.hasPrefix("["), let times = text.range(of: " x "),
+      let count = Int(text.dropFirst().prefix { $0.isNumber })
+    {
+      let element = String(text[times.upperBound...].dropLast())
+      return Array(
+        repeatElement(returnRegisters(element, triple: triple, structures: structures), count: count).joined())
+    }
+    let registerBits = triple.hasPrefix("i386") ? 32 : 64
+    if text == "ptr" { return ["INT"] }
+    if text.hasPrefix("i"), let bits = Int(text.dropFirst()) {
+      return Array(repeating: "INT", count: max(1, (bits + registerBits - 1) / registerBits))
+    }
+    let names: [String: String] =
+      if triple.hasPrefix("x86_64-linux") {
+        ["float": "SSE", "double": "SSE", "<2 x float>": "SSE", "x86_fp80": "X87"]
+      } else if triple.hasPrefix("i386") {
+        ["float": "ST0", "double": "ST0", "x86_fp80": "ST0"]
+      } else if triple.contains("windows") {
+        ["float": "XMM", "double": "XMM", "<2 x i64>": "XMM"]
+      } else {
+        ["float": "S", "double": "D", "fp128": "Q"]
+      }
+    return [names[text] ?? text]
+  }
+
+  /// Blocks returning and taking each type, functions returning and taking it, and a caller
+  /// that passes it, compiled for `triple`: each type's block signatures, how clang returns it
+  /// and how it passes it in memory, and its size.
   static func returnsAndParameters(
     _ types: [(name: String, declaration: String?, spelling: String)], triple: String
-  ) throws -> [(name: String, returning: String, taking: String, returned: String)] {
+  ) throws -> [Lowered] {
     var source = ""
     for type in types {
+      let spelling = type.spelling
       if let declaration = type.declaration { source += declaration + ";\n" }
-      source +=
-        "\(type.spelling) (^r_\(type.name))(void) = ^\(type.spelling) (void) { \(type.spelling) v = {0}; return v; };\n"
-      source += "void (^p_\(type.name))(\(type.spelling)) = ^(\(type.spelling) x) { };\n"
-      source += "\(type.spelling) f_\(type.name)(void) { \(type.spelling) v = {0}; return v; }\n"
+      source += "\(spelling) (^r_\(type.name))(void) = ^\(spelling) (void) { \(spelling) v = {0}; return v; };\n"
+      source += "void (^p_\(type.name))(\(spelling)) = ^(\(spelling) x) { };\n"
+      source += "\(spelling) f_\(type.name)(void) { \(spelling) v = {0}; return v; }\n"
+      source += "void g_\(type.name)(\(spelling) x) { }\n"
+      source += "void c_\(type.name)(\(spelling) *p) { g_\(type.name)(*p); }\n"
+      source += "const long long size_\(type.name) = sizeof(\(spelling));\n"
     }
     let (directory, product) = try Toolchain.compileC(
       source, fileName: "returns.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
       output: "returns.ll")
     defer { try? FileManager.default.removeItem(at: directory) }
     let ir = try String(contentsOf: product, encoding: .utf8)
+    let lines = ir.split(separator: "\n").map(String.init)
     let generated = GeneratedIR(ir)
+    var structures: [String: String] = [:]
+    for line in lines where line.hasPrefix("%") {
+      guard let equals = line.range(of: " = type ") else { continue }
+      structures[String(line[..<equals.lowerBound])] = String(line[equals.upperBound...])
+    }
+    func definition(_ name: String) throws -> String {
+      try #require(lines.first { $0.hasPrefix("define") && $0.contains("@\(name)(") }, "\(name) on \(triple)")
+    }
+    func firstMatch(_ pattern: String, in text: String) -> String? {
+      guard let range = text.range(of: pattern, options: .regularExpression) else { return nil }
+      return String(text[range])
+    }
+    func alignment(after pattern: String, in text: String) -> String? {
+      firstMatch(pattern + #"\) align \d+"#, in: text).map { String($0.split(separator: " ").last!) }
+    }
     return try types.map { type in
-      let line = try #require(
-        ir.split(separator: "\n").first { $0.hasPrefix("define") && $0.contains("@f_\(type.name)(") })
-      // `define dso_local <type> @f_name(…`, or `void` with an `sret` parameter.
-      let irType = line[line.range(of: "dso_local ")!.upperBound..<line.range(of: " @f_")!.lowerBound]
-      let returned = line.contains("sret") ? "sret" : String(irType)
-      return (
-        type.name, try #require(generated.signature(ofVariable: "r_\(type.name)")),
-        try #require(generated.signature(ofVariable: "p_\(type.name)")), returned
-      )
+      let function = try definition("f_\(type.name)")
+      let returned: String
+      let returnedAs: String
+      if let align = alignment(after: #"sret\(.*?"#, in: function) {
+        (returned, returnedAs) = ("sret", "sret align \(align)")
+      } else {
+        // `define [dso_local] [signext|zeroext] <type> @f_name(`.
+        var irType = String(function.dropFirst("define ".count).prefix { $0 != "@" })
+        for attribute in ["dso_local", "signext", "zeroext", "noundef", "inreg"] {
+          irType = irType.replacingOccurrences(of: attribute + " ", with: "")
+        }
+        returned = irType.trimmingCharacters(in: .whitespaces)
+        returnedAs = returnRegisters(returned, triple: triple, structures: structures).joined(separator: ", ")
+      }
+      let taking = try definition("g_\(type.name)")
+      let parameters = String(taking[taking.range(of: "@g_\(type.name)(")!.upperBound...].prefix { $0 != "#" })
+      var passedInMemoryAs: String?
+      if let align = alignment(after: #"byval\(.*?"#, in: taking) {
+        passedInMemoryAs = "stack align \(align)"
+      } else if triple.hasPrefix("i386") {
+        // Every argument on the stack: each IR argument at the next 4-byte-aligned offset.
+        passedInMemoryAs = "stack align 4"
+      } else if triple.hasPrefix("x86_64-linux"), parameters.hasPrefix("x86_fp80") {
+        // Class X87 goes in memory: 16 bytes at a 16-byte-aligned offset (x87ValuesOnSystemV).
+        passedInMemoryAs = "stack align 16"
+      } else if parameters.hasPrefix("ptr noundef %0)") {
+        // A pointer: to the caller's copy if the caller passes one (`%3 = alloca %struct.X, align 8`).
+        let caller = lines.drop { !($0.hasPrefix("define") && $0.contains("@c_\(type.name)(")) }.prefix { $0 != "}" }
+        if let call = caller.first(where: { $0.contains("call void @g_\(type.name)(") }),
+          let value = firstMatch(#"%\d+\)"#, in: call)?.dropLast(),
+          let copy = caller.first(where: { $0.contains("\(value) = alloca ") })
+        {
+          passedInMemoryAs = "copy align \(copy.split(separator: " ").last!)"
+        }
+      }
+      return Lowered(
+        name: type.name, returning: try #require(generated.signature(ofVariable: "r_\(type.name)")),
+        taking: try #require(generated.signature(ofVariable: "p_\(type.name)")), returned: returned,
+        returnedAs: returnedAs, passedInMemoryAs: passedInMemoryAs,
+        size: try #require(generated.constants["size_\(type.name)"], "size of \(type.name) on \(triple)"))
     }
   }
 
-  /// Every pair of return types is compatible exactly when clang returns both the same way.
-  static func expectReturnsAsClangDoes(
-    _ values: [(name: String, returning: String, taking: String, returned: String)], checker: CompatibilityChecker
-  ) throws {
+  /// Every pair of return types is compatible exactly when clang returns both the same way (the
+  /// same registers, or a hidden pointer to a buffer of the same alignment) and they have the
+  /// same size. Returns how many pairs clang calls compatible and how many not.
+  @discardableResult
+  static func expectReturnsAsClangDoes(_ values: [Lowered], checker: CompatibilityChecker) throws -> (Int, Int) {
+    var counts = (compatible: 0, incompatible: 0)
     for (index, first) in values.enumerated() {
       for second in values[(index + 1)...] {
+        let clangAgrees = first.returnedAs == second.returnedAs && first.size == second.size
         let returns = try checker.check(first.returning, against: second.returning)
         #expect(
-          returns.isCompatible == (first.returned == second.returned),
-          "return \(first.name) vs \(second.name): \(returns.diagnostics.map(\.description))")
+          returns.isCompatible == clangAgrees,
+          """
+          \(checker.model): return \(first.name) vs \(second.name): clang returns \(first.returnedAs) \
+          (\(first.size) bytes) and \(second.returnedAs) (\(second.size) bytes); \
+          the checker says \(returns.diagnostics.map(\.description))
+          """)
+        if clangAgrees { counts.compatible += 1 } else { counts.incompatible += 1 }
       }
     }
+    return counts
   }
 
   /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
@@ -155,18 +315,19 @@ import Testing
     #expect(arguments.isCompatible, "\(arguments.diagnostics.map(\.description))")
   }
 
-  @Test(arguments: targets.map(\.triple))
+  @Test(arguments: registerTargets.map(\.triple))
   func abiLevelAgreesWithClangsLowering(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    let types = Self.parameterTypes
     let (folder, product) = try Toolchain.compileC(
-      Self.source, fileName: "abi.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
+      Self.source(types), fileName: "abi.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
       output: "abi.ll")
     defer { try? FileManager.default.removeItem(at: folder) }
     let ir = try String(contentsOf: product, encoding: .utf8)
     let generated = GeneratedIR(ir)
 
     var parameters: [(name: String, signature: String, size: Int, registers: String)] = []
-    for type in Self.parameterTypes {
+    for type in types {
       let signature = try #require(generated.signature(ofVariable: "b_\(type.name)"), "\(type.name) on \(triple)")
       let registers = try #require(Self.registers(ofFunction: "f_\(type.name)", in: ir, triple: triple))
       // The size clang gives the parameter: its slot in the block's frame, after the block.
@@ -196,5 +357,27 @@ import Testing
     }
     // Both answers occur, so the comparison can fail either way.
     #expect(comparedCompatible >= 5 && comparedIncompatible >= 5, "\(triple)")
+  }
+
+  /// Every type compiled for `triple`, lowered: the register types, scalars and small records,
+  /// and the records of more than 16 bytes.
+  static func everyType(on triple: String) throws -> (model: DataModel, values: [Lowered]) {
+    let model = try #require(targets.first { $0.triple == triple }?.model)
+    return (model, try returnsAndParameters(parameterTypes + scalarTypes(model) + memoryTypes, triple: triple))
+  }
+
+  /// Return values on every target: two return types are compatible exactly when clang returns
+  /// both in the same registers (IR aggregates flattened, AArch64's `%struct.DD` and
+  /// `{ double, double }` both `D, D`; an `i128` and `[2 x i64]` both two general-purpose
+  /// registers) or both through a hidden pointer (`sret`) to a buffer of the same alignment, and
+  /// they have the same size (integers of different widths in one register are not compatible,
+  /// as the level's rule has it).
+  @Test(arguments: targets.map(\.triple))
+  func returnValuesAgreeWithClang(triple: String) throws {
+    let (model, values) = try Self.everyType(on: triple)
+    let (compatible, incompatible) = try Self.expectReturnsAsClangDoes(
+      values, checker: CompatibilityChecker(level: .abi, model: model))
+    // Both answers occur, so the comparison can fail either way.
+    #expect(compatible >= 5 && incompatible >= 5, "\(triple): \(compatible) and \(incompatible)")
   }
 }

@@ -125,7 +125,7 @@ extension TypeEncoding {
     case .systemV: passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
     case .aapcs64: passing = type.aapcs64Passing(size: size, model: model)
     case .windowsX64: passing = type.windowsPassing(size: size, asParameter: asParameter)
-    case .i386: passing = type.i386Passing(size: size)
+    case .i386: passing = type.i386Passing(size: size, asParameter: asParameter)
     }
     return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
   }
@@ -305,7 +305,13 @@ extension TypeEncoding {
     }
   }
 
-  private func i386Passing(size: Int) -> ParameterPassing {
+  /// i386: a `_Complex` of 2, 4 or 8 bytes is returned in EAX or EDX:EAX like an integer (clang:
+  /// `i16`, `i32`, `i64`), every other aggregate through a hidden pointer; floating point comes
+  /// back on the x87 stack, integers and pointers in EAX (EDX:EAX).
+  private func i386Passing(size: Int, asParameter: Bool) -> ParameterPassing {
+    if !asParameter, case .complex = self, size == 2 || size == 4 || size == 8 {
+      return .integer(count: (size + 3) / 4)
+    }
     if isAggregate { return .memory }
     if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
     return .integer(count: max(1, (size + 3) / 4))
