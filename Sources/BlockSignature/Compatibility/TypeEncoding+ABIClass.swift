@@ -37,6 +37,10 @@ enum ParameterPassing: Hashable, Sendable {
   case floatingPoint(size: Int, count: Int)
   /// In `count` general-purpose registers (or stack words).
   case integer(count: Int)
+  /// AAPCS64 arguments: in two general-purpose registers but aligned to 16 (`__int128`, clang's
+  /// `i128`), which AArch64 Linux starts at an even-numbered register and both AArch64 targets
+  /// put in a 16-byte-aligned stack slot, unlike two registers aligned to 8 (`[2 x i64]`).
+  case alignedIntegerPair
   /// Whole in one vector register (Windows x64: a 16-byte integer returned in XMM0).
   case vector(size: Int)
   /// The encoding does not say (unencodable, `?`, unexpanded structure).
@@ -52,6 +56,7 @@ enum ParameterPassing: Hashable, Sendable {
     case .floatingPoint(let size, let count): "floating point (\(count) × \(size) bytes)"
     case .integer(1): "integer"
     case .integer(let count): "integer (\(count) registers)"
+    case .alignedIntegerPair: "integer (2 registers aligned to 16)"
     case .vector(let size): "vector (\(size) bytes)"
     case .unknown: "unknown"
     }
@@ -123,7 +128,8 @@ extension TypeEncoding {
     let passing: ParameterPassing
     switch CallingConvention(model) {
     case .systemV: passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
-    case .aapcs64: passing = type.aapcs64Passing(size: size, model: model)
+    case .aapcs64:
+      passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: asParameter)
     case .windowsX64: passing = type.windowsPassing(size: size, asParameter: asParameter)
     case .i386: passing = type.i386Passing(size: size, asParameter: asParameter)
     }
@@ -238,15 +244,21 @@ extension TypeEncoding {
 
   // MARK: AAPCS64
 
-  private func aapcs64Passing(size: Int, model: DataModel) -> ParameterPassing {
+  /// Homogeneous floating-point aggregates of up to four members in SIMD registers, other
+  /// values of up to 16 bytes in general-purpose registers, larger records through a pointer
+  /// to the caller's copy. An argument of 16 bytes aligned to 16 (`__int128`,
+  /// `struct { __int128 t; }`) is an ``ParameterPassing/alignedIntegerPair``, not two registers
+  /// like `struct { long long a, b; }` (clang: `i128` against `[2 x i64]`); as a return value
+  /// both come back in X0 and X1.
+  private func aapcs64Passing(size: Int, alignment: Int, model: DataModel, asParameter: Bool) -> ParameterPassing {
     var base = 0
     var count = 0
     var engine = LayoutEngine(model: model)
     if collectFloatingLeaves(base: &base, count: &count, engine: &engine), count >= 1, count <= 4 {
       return .floatingPoint(size: base, count: count)
     }
-    if !isAggregate, scalarKind != .floatingPoint { return .integer(count: max(1, (size + 7) / 8)) }
-    if size > 16 { return .memory }
+    if isAggregate || scalarKind == .floatingPoint, size > 16 { return .memory }
+    if asParameter, size == 16, alignment == 16 { return .alignedIntegerPair }
     return .integer(count: max(1, (size + 7) / 8))
   }
 
