@@ -386,4 +386,36 @@ import Testing
     // Both answers occur, so the comparison can fail either way.
     #expect(compatible >= 5 && incompatible >= 5, "\(triple): \(compatible) and \(incompatible)")
   }
+
+  /// Arguments that clang passes in memory: on x86-64 System V a `byval` copy on the stack at the
+  /// `byval`'s alignment (8 at least; `x86_fp80` at 16), on AArch64 and Windows x64 a pointer to
+  /// the caller's copy (`ptr`, the copy an `alloca` aligned as its type), on i386 every argument
+  /// on the stack at a 4-byte-aligned offset (`byval … align 4`; scalars and the fields clang
+  /// expands into scalars in 4-byte slots). Two such arguments are compatible exactly when they
+  /// go the same way (the same stack bytes, or a copy of the same alignment) and have the same
+  /// size; one in memory and one in registers never are.
+  @Test(arguments: registerTargets.map(\.triple))
+  func argumentsInMemoryAgreeWithClang(triple: String) throws {
+    let (model, values) = try Self.everyType(on: triple)
+    #expect(values.filter { $0.passedInMemoryAs != nil }.count >= 8, "too few types passed in memory on \(triple)")
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    var comparedCompatible = 0
+    var comparedIncompatible = 0
+    for (index, first) in values.enumerated() {
+      for second in values[(index + 1)...] where first.passedInMemoryAs != nil || second.passedInMemoryAs != nil {
+        let clangAgrees = first.passedInMemoryAs == second.passedInMemoryAs && first.size == second.size
+        let report = try checker.check(first.taking, against: second.taking)
+        #expect(
+          report.isCompatible == clangAgrees,
+          """
+          \(triple): argument \(first.name) vs \(second.name): clang passes \(first.passedInMemoryAs ?? "registers") \
+          (\(first.size) bytes) and \(second.passedInMemoryAs ?? "registers") (\(second.size) bytes); \
+          the checker says \(report.diagnostics.map(\.description))
+          """)
+        if clangAgrees { comparedCompatible += 1 } else { comparedIncompatible += 1 }
+      }
+    }
+    // Both answers occur, so the comparison can fail either way.
+    #expect(comparedCompatible >= 5 && comparedIncompatible >= 5, "\(triple)")
+  }
 }

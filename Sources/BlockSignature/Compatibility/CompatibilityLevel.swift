@@ -22,7 +22,10 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// register class. On x86_64 System V: `i` ≈ `l` (4-byte integers), `^i` ≈ `^d` ≈ `@` ≈ `*`
   /// (pointers), `[4i]` ≈ `^i` (an array parameter is a pointer), `{?=ff}` ≈ `d` (one SSE
   /// eightbyte); `{?=dd}` and `{?=qq}` differ (SSE against INTEGER), `q` and `l` differ (8
-  /// against 4 bytes). On AArch64 an argument of 16 bytes aligned to 16 (`t`) differs from
+  /// against 4 bytes). Values in memory must also agree in alignment: a hidden pointer's buffer
+  /// or the caller's copy behind a pointer is aligned as its type, an argument copied to the
+  /// stack as its slot (8 at least on x86_64 System V, so `{?=[24c]}` ≈ `{?=qqq}` as
+  /// arguments). On AArch64 an argument of 16 bytes aligned to 16 (`t`) differs from
   /// `{?=qq}`; on i386 `jf` is returned like `q` (in EDX:EAX). Differences in signedness,
   /// bool-ness, or integer against pointer are warnings; a returned value where `void` is
   /// expected is a warning.

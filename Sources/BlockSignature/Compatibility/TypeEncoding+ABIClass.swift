@@ -126,14 +126,20 @@ extension TypeEncoding {
     }
     if unknown { return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: false) }
     let passing: ParameterPassing
+    // The alignment of a copy in memory: the type's (a hidden pointer's buffer, the caller's
+    // copy behind a pointer), or that of the stack slot an argument is copied to.
+    var memoryAlignment = alignment
     switch CallingConvention(model) {
-    case .systemV: passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
+    case .systemV:
+      passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
+      // clang: `byval … align 8` for a structure of 24 `char`s as for one of three `long long`s.
+      if asParameter { memoryAlignment = max(alignment, 8) }
     case .aapcs64:
       passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: asParameter)
     case .windowsX64: passing = type.windowsPassing(size: size, asParameter: asParameter)
     case .i386: passing = type.i386Passing(size: size, asParameter: asParameter)
     }
-    return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
+    return ABIShape(size: size, alignment: memoryAlignment, passing: passing, isSizeKnown: true)
   }
 
   private var isAggregate: Bool {
