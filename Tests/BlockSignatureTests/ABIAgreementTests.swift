@@ -394,7 +394,7 @@ import Testing
   /// expands into scalars in 4-byte slots). Two such arguments are compatible exactly when they
   /// go the same way (the same stack bytes, or a copy of the same alignment) and have the same
   /// size; one in memory and one in registers never are.
-  @Test(arguments: registerTargets.map(\.triple))
+  @Test(arguments: targets.map(\.triple))
   func argumentsInMemoryAgreeWithClang(triple: String) throws {
     let (model, values) = try Self.everyType(on: triple)
     #expect(values.filter { $0.passedInMemoryAs != nil }.count >= 8, "too few types passed in memory on \(triple)")

@@ -137,7 +137,10 @@ extension TypeEncoding {
     case .aapcs64:
       passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: asParameter)
     case .windowsX64: passing = type.windowsPassing(size: size, asParameter: asParameter)
-    case .i386: passing = type.i386Passing(size: size, asParameter: asParameter)
+    case .i386:
+      passing = type.i386Passing(size: size, asParameter: asParameter)
+      // clang: `byval … align 4` for every record, scalars in 4-byte slots.
+      if asParameter { memoryAlignment = 4 }
     }
     return ABIShape(size: size, alignment: memoryAlignment, passing: passing, isSizeKnown: true)
   }
@@ -323,13 +326,14 @@ extension TypeEncoding {
     }
   }
 
-  /// i386: a `_Complex` of 2, 4 or 8 bytes is returned in EAX or EDX:EAX like an integer (clang:
-  /// `i16`, `i32`, `i64`), every other aggregate through a hidden pointer; floating point comes
-  /// back on the x87 stack, integers and pointers in EAX (EDX:EAX).
+  /// i386 (cdecl): every argument on the stack at the next 4-byte-aligned offset, so arguments
+  /// differ only in size (clang: `byval … align 4` copies, and scalars and the fields of records
+  /// it expands in 4-byte slots). Return values: a `_Complex` of 2, 4 or 8 bytes in EAX or
+  /// EDX:EAX like an integer (clang: `i16`, `i32`, `i64`), every other aggregate through a hidden
+  /// pointer, floating point on the x87 stack, integers and pointers in EAX (EDX:EAX).
   private func i386Passing(size: Int, asParameter: Bool) -> ParameterPassing {
-    if !asParameter, case .complex = self, size == 2 || size == 4 || size == 8 {
-      return .integer(count: (size + 3) / 4)
-    }
+    if asParameter { return .memory }
+    if case .complex = self, size == 2 || size == 4 || size == 8 { return .integer(count: (size + 3) / 4) }
     if isAggregate { return .memory }
     if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
     return .integer(count: max(1, (size + 3) / 4))
