@@ -39,14 +39,15 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(
       Set(document.keys) == [
-        "schema", "serializationVersion", "file", "format", "arch", "kind", "has_symbols", "summary", "blocks",
-        "warnings",
+        "schema", "serializationVersion", "file", "format", "arch", "data_model", "kind", "has_symbols", "summary",
+        "blocks", "warnings",
       ])
     #expect(document["schema"] as? String == "blocksig-dump/1")
     #expect(document["serializationVersion"] as? Int == 1)
     #expect(document["file"] as? String == object.path)
     #expect(document["format"] as? String == "ELF64")
     #expect(document["arch"] as? String == "x86_64")
+    #expect(document["data_model"] as? String == "x86_64-linux")
     #expect(document["kind"] as? String == "relocatable")
     #expect(document["has_symbols"] as? Bool == true)
     let summary = try #require(document["summary"] as? [String: Int])

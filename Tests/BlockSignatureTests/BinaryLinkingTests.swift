@@ -131,6 +131,49 @@ import Testing
 
   /// C blocks carry no extended layout (clang sets `BLOCK_HAS_EXTENDED_LAYOUT` only for
   /// Objective-C); the word after their signature is not one.
+  /// Declarations are written for the file's own data model, not the host's: clang writes `q`
+  /// for `long long` on i386 (`long` on LP64) and `C` for `char` where `char` is unsigned.
+  /// Each declaration found must be one clang accepts for the block it compiled, on that
+  /// target (clang rejects incompatible block pointer types).
+  @Test(arguments: [
+    ("i386-linux-gnu", "i386-linux"), ("aarch64-linux-gnu", "aarch64-linux"), ("x86_64-linux-gnu", "x86_64-linux"),
+    ("arm64-apple-macos", "arm64-apple"),
+  ])
+  func declarationsFollowTheFilesDataModel(triple: String, model: String) throws {
+    // Types one letter names unambiguously on the target (not `long long` on LP64, where `q`
+    // is also `long`, nor `unsigned char` where `C` is also `char`).
+    var blocks = ["long (^b0)(long, unsigned long)", "char (^b1)(char, short)", "long double (^b2)(long double *)"]
+    if triple.hasPrefix("i386") { blocks.append("long long (^b3)(long long, unsigned long long)") }
+    // `T (^bN)(A, B) = ^T (A a0, B a1) { return 0; }`, written out per block.
+    var literals = ""
+    for declaration in blocks {
+      let open = declaration.range(of: " (^")!
+      let close = declaration.range(of: ")(")!
+      let result = String(declaration[..<open.lowerBound])
+      let parameters = declaration[close.upperBound...].dropLast().split(separator: ",").enumerated()
+        .map { "\($1.trimmingCharacters(in: .whitespaces)) a\($0)" }
+      literals += "\(declaration) = ^\(result) (\(parameters.joined(separator: ", "))) { return 0; };\n"
+    }
+    let (directory, object) = try Toolchain.compileC(
+      literals, fileName: "model.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-c"], output: "model.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
+    #expect(report.dataModel.name == model)
+    #expect(report.blocks.count == blocks.count)
+    var check = literals + "void check(void) {\n"
+    for block in report.blocks {
+      let declaration = try #require(block.declaration)
+      // The literal's invoke function is named after the variable: `b0_block_invoke`.
+      let invoke = try #require(block.literals.first?.invoke.symbol)
+      let variable = try #require(invoke.split(separator: "_").first { $0.hasPrefix("b") })
+      check += "  " + declaration.replacingOccurrences(of: "(^)", with: "(^c_\(variable))") + " = \(variable);\n"
+    }
+    check += "}\n"
+    let (checkDirectory, _) = try Toolchain.compileC(
+      check, fileName: "check.c", arguments: ["--target=\(triple)", "-fblocks", "-fsyntax-only"], output: "unused")
+    try? FileManager.default.removeItem(at: checkDirectory)
+  }
+
   @Test func cBlocksHaveNoExtendedLayout() throws {
     let object = try Self.build("no-extended-layout", compile: ["-O0"], link: nil)
     defer { try? FileManager.default.removeItem(at: object.directory) }

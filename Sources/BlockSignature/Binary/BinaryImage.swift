@@ -73,6 +73,19 @@ struct BinaryImage {
   var fixups: [PointerFixup]
   var warnings: ScanWarnings
 
+  /// The data model of the image's C code, from its format and architecture: it names the
+  /// types of the signatures (`q` is `long` on x86_64, `long long` on i386; `C` is `char`
+  /// where `char` is unsigned). Unknown architectures take the nearest model by pointer size.
+  var dataModel: DataModel {
+    switch (format, architecture) {
+    case (.machO64, "arm64"): .arm64Apple
+    case (_, "aarch64"): .aarch64Linux
+    case (_, "i386"): .i386Linux
+    case (_, "x86_64"): .x86_64SysV
+    default: pointerSize == 4 ? .i386Linux : .x86_64SysV
+    }
+  }
+
   // MARK: Lookup
 
   /// The section containing `address`, by binary search.

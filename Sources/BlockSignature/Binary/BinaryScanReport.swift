@@ -91,7 +91,8 @@ public struct ScannedBlock: Hashable, Sendable {
   public var disposeHelper: CodeReference?
   /// The signature. The corresponding clang ABI field is `Block_descriptor_3.signature`.
   public var signature: String?
-  /// The C declaration of the block type, when the signature could be decoded.
+  /// The C declaration of the block type, when the signature could be decoded, for the
+  /// report's ``BinaryScanReport/dataModel``.
   public var declaration: String?
   /// The extended layout, when a literal's flags say `BLOCK_HAS_EXTENDED_LAYOUT`: the inline
   /// value (`0xXYZ`) or the layout bytes in hex.
@@ -110,6 +111,9 @@ public struct BinaryScanReport: Hashable, Sendable {
   public var format: BinaryFormat
   /// The architecture, in the spelling of the format's tools (`x86_64`, `aarch64`, `arm64`, `i386`).
   public var architecture: String
+  /// The data model the blocks' C declarations are written for (``ScannedBlock/declaration``):
+  /// the architecture's, e.g. ``DataModel/i386Linux`` for an i386 ELF file.
+  public var dataModel: DataModel
   /// What the binary is.
   public var kind: BinaryKind
   /// Whether the binary has a static symbol table (`.symtab`, Mach-O `LC_SYMTAB` local symbols).

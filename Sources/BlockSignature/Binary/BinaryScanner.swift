@@ -201,8 +201,9 @@ private struct DescriptorScan {
         < ($1.descriptor.address ?? 0, $1.descriptor.section, $1.descriptor.sectionOffset)
     }
     return BinaryScanReport(
-      file: name, format: image.format, architecture: image.architecture, kind: image.kind,
-      hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported, scannedByteCount: scannedBytes)
+      file: name, format: image.format, architecture: image.architecture, dataModel: image.dataModel,
+      kind: image.kind, hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported,
+      scannedByteCount: scannedBytes)
   }
 
   // MARK: Signature strings
@@ -613,7 +614,7 @@ private struct DescriptorScan {
       copyHelper: copyHelper,
       disposeHelper: disposeHelper,
       signature: signature,
-      declaration: signature.flatMap(SignatureDecoding.declaration(forSignature:)),
+      declaration: signature.flatMap { SignatureDecoding.declaration(forSignature: $0, model: image.dataModel) },
       extendedLayout: extendedLayout,
       literals: literals,
       evidence: candidate.evidence.sorted())

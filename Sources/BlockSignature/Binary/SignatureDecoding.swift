@@ -18,10 +18,11 @@ enum SignatureDecoding {
     return last <= frame
   }
 
-  /// The C declaration of the block type with `signature`, or nil when it does not parse.
-  static func declaration(forSignature signature: String) -> String? {
+  /// The C declaration of the block type with `signature` on `model`, or nil when it does not
+  /// parse.
+  static func declaration(forSignature signature: String, model: DataModel) -> String? {
     var text = signature
-    return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }?.cDeclaration()
+    return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }?.cDeclaration(for: model)
   }
 
   private static func parse(_ bytes: UnsafeRawBufferPointer) -> SignatureEncoding? {

@@ -136,6 +136,8 @@ struct DumpReportV1: Encodable {
   var file: String
   var format: String
   var arch: String
+  /// The data model the declarations are written for (`i386-linux`, `arm64-apple`, …).
+  var data_model: String
   var kind: String
   var has_symbols: Bool
   var summary: Summary
@@ -146,6 +148,7 @@ struct DumpReportV1: Encodable {
     file = report.file
     format = report.format.rawValue
     arch = report.architecture
+    data_model = report.dataModel.name
     kind = report.kind.rawValue
     has_symbols = report.hasSymbols
     summary = Summary(
