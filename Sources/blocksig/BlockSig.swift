@@ -7,8 +7,9 @@ struct BlockSig: ParsableCommand {
     commandName: "blocksig",
     abstract: "Inspect clang blocks: signatures, layouts and live block objects.",
     discussion: """
-      Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error;
-      65 malformed encoding or binary, or not a block; 66 unreadable input.
+      Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; \
+      65 malformed encoding or binary, or not a block; 66 unreadable input. dump goes on \
+      past a file it cannot read or decode and exits 1 if any failed.
       """,
     version: "0.1.0",
     subcommands: [Decode.self, Inspect.self, Dump.self, Method.self, Block.self, Check.self]

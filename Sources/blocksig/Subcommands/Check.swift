@@ -15,10 +15,15 @@ extension BlockSig {
 
         Levels, strictest first:
           identical   the same types; offsets ignored
-          equivalent  also ignores qualifiers, class names, object kinds, *≈^c, struct names and expansion
-          abi         the same size and register class on --target; signedness differences warn
-          blockskit   BlocksKit's first-character rule (longer signature is the method), without its issue 348
-          aspects     Aspects' rule: fewer block arguments allowed, argument 1 an object, return ignored
+          equivalent  also ignores qualifiers, class names, object kinds, *≈^c,
+                      anonymous against named structs ({?=ii}≈{P=ii}, but not
+                      {A=ii}≈{B=ii}), opaque against expanded, field names
+          abi         the same size and register class on --target;
+                      signedness differences warn
+          blockskit   BlocksKit's first-character rule (the longer signature is
+                      the method), without its issue 348
+          aspects     Aspects' rule: fewer block arguments allowed, argument 1
+                      an object, return ignored
 
         Examples:
           blocksig check 'v16@?0@8' 'v24@0:8@16'

@@ -7,15 +7,15 @@ extension BlockSig {
     static let configuration = CommandConfiguration(
       abstract: "Load a shared library and inspect a live block it provides.",
       discussion: """
-        The block is either returned by a `const void *(*)(void)` function (--symbol) or held
-        in a global block variable (--variable). The library is loaded with dlopen into this
+        The block is either returned by a `const void *(*)(void)` function (--symbol) or held \
+        in a global block variable (--variable). The library is loaded with dlopen into this \
         process, so its constructors run: inspect only libraries you trust.
 
         Examples:
-          blocksig inspect --library .build/debug/libBlockFixtures.so --symbol bf_int_long
+          blocksig inspect --library libBlockFixtures.so --symbol bf_int_long
           blocksig inspect --library libfoo.so --variable handler --json
 
-        Exit codes: 0 success, 64 usage error, 65 the symbol is not a block-looking object,
+        Exit codes: 0 success, 64 usage error, 65 the symbol is not a block-looking object, \
         66 the library cannot be read or loaded, or has no such symbol.
         """
     )
