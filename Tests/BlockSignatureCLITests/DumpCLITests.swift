@@ -29,6 +29,25 @@ import Testing
     return (directory, object, LLVMTruth.descriptors(inIR: ir))
   }
 
+  /// Names come from the binary, not from a terminal: clang's Objective-C descriptor symbols
+  /// on Apple targets hold the signature with `@` as a 0x01 byte, which the text output
+  /// escapes (`\x01`); JSON escapes it as `\u0001`.
+  @Test func controlBytesInSymbolNamesAreEscaped() throws {
+    let (directory, object) = try Toolchain.compileC(
+      """
+      __attribute__((objc_root_class)) @interface R @end
+      void (^make(id o))(id) { return ^(id x) { (void)o; }; }
+      """, fileName: "escape.m",
+      arguments: ["--target=arm64-apple-macos13", "-fblocks", "-fobjc-arc", "-c"], output: "escape.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("_e8_v16\\x01?0\\x018l"), "\(run.stdout)")
+    #expect(!run.stdout.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(run.stdout)")
+    let json = try Toolchain.run(try Self.blocksig(), ["dump", "--json", object.path])
+    #expect(json.stdout.contains("v16\\u0001?0"), "\(json.stdout)")
+  }
+
   @Test func jsonContract() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -22,7 +22,7 @@ extension BlockSig {
         or ar archives are skipped.
 
         Examples:
-          blocksig dump /usr/lib/swift/linux/libdispatch.so
+          blocksig dump libdispatch.so
           blocksig dump --json -r build/
         """)
 
@@ -145,6 +145,21 @@ extension BlockSig {
 
     // MARK: Human output
 
+    /// `text` with control bytes as `\x01` escapes: names and signatures come from the binary
+    /// (clang's descriptor symbols hold the signature, `\x01` included), not from a terminal.
+    static func escaped(_ text: String) -> String {
+      guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+      var result = ""
+      for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+      return result
+    }
+
     static func humanReadable(_ report: BinaryScanReport) -> String {
       var text = "\(report.file): \(report.format.rawValue) \(report.architecture) \(report.kind.rawValue)"
       text += report.hasSymbols ? "\n" : ", stripped\n"
@@ -157,9 +172,9 @@ extension BlockSig {
         } else {
           place = block.descriptor.section + "+0x" + String(block.descriptor.sectionOffset, radix: 16)
         }
-        var line = "  \(place)  \(block.kind.rawValue)  size \(block.size)  \(block.signature ?? "-")"
-        if let declaration = block.declaration { line += "  \(declaration)" }
-        if let symbol = block.descriptor.symbol { line += "  \(symbol)" }
+        var line = "  \(place)  \(block.kind.rawValue)  size \(block.size)  \(escaped(block.signature ?? "-"))"
+        if let declaration = block.declaration { line += "  \(escaped(declaration))" }
+        if let symbol = block.descriptor.symbol { line += "  \(escaped(symbol))" }
         if block.copyHelper != nil { line += "  copy/dispose" }
         if !block.literals.isEmpty { line += "  literals \(block.literals.count)" }
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
