@@ -218,6 +218,36 @@ import Testing
     }
   }
 
+  /// `-r` names files from the directory as given (a relative one stays relative), scans a
+  /// file reached through a symbolic link once (a library and its `.so` link), follows no link
+  /// to a directory (a cycle cannot loop) and passes over FIFOs; a FIFO named on the command
+  /// line is an error at once, not a wait for a writer.
+  @Test func recursionFollowsFileLinksOnceAndNeverWaits() throws {
+    let (directory, object, _) = try Self.object()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tree = directory.appendingPathComponent("tree")
+    let nested = tree.appendingPathComponent("lib")
+    try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: object, to: nested.appendingPathComponent("b.o.1"))
+    try FileManager.default.createSymbolicLink(
+      atPath: nested.appendingPathComponent("b.o").path, withDestinationPath: "b.o.1")
+    try FileManager.default.createSymbolicLink(
+      atPath: tree.appendingPathComponent("outside.o").path, withDestinationPath: object.path)
+    try FileManager.default.createSymbolicLink(
+      atPath: nested.appendingPathComponent("loop").path, withDestinationPath: "..")
+    let fifo = tree.appendingPathComponent("pipe")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+
+    let run = try Toolchain.run(try Self.blocksig().path, ["dump", "-r", "tree"], currentDirectory: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+    let headers = run.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { $0.prefix { $0 != ":" } }
+    #expect(headers == ["tree/lib/b.o.1", "tree/outside.o"])
+
+    let named = try Toolchain.run(try Self.blocksig(), ["dump", fifo.path])
+    #expect(named.status == 1)
+    #expect(named.stderr == "\(fifo.path): error: cannot read file: not a regular file\n")
+  }
+
   @Test func missingArgumentIsAUsageError() throws {
     let run = try Toolchain.run(try Self.blocksig(), ["dump"])
     #expect(run.status == 64)

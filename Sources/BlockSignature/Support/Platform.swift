@@ -18,20 +18,26 @@
 struct SystemCallError: Error, Sendable {
   var call: String
   var code: Int32
-  var message: String { "\(call): \(reason)" }
+  /// What went wrong when it is not the call's `errno` (a check of our own after the call).
+  var explanation: String? = nil
+  var message: String { explanation ?? "\(call): \(reason)" }
   /// `strerror` of the code, e.g. "No such file or directory".
-  var reason: String { String(cString: strerror(code)) }
+  var reason: String { explanation ?? String(cString: strerror(code)) }
 }
 
 /// Maps the regular file at `path` read-only. Returns the mapping (nil for an empty file) and its size.
+/// Opens without blocking (`O_NONBLOCK`), so a FIFO with no writer is refused like any other
+/// file that is not regular, instead of waiting for one.
 func system_mapFile(_ path: String) -> Result<(UnsafeMutableRawPointer?, Int), SystemCallError> {
   var fd: Int32
-  repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+  repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
   if fd < 0 { return .failure(SystemCallError(call: "open", code: errno)) }
   defer { close(fd) }
   var info = stat()
   if fstat(fd, &info) != 0 { return .failure(SystemCallError(call: "fstat", code: errno)) }
-  if (info.st_mode & S_IFMT) != S_IFREG { return .failure(SystemCallError(call: "open", code: EINVAL)) }
+  if (info.st_mode & S_IFMT) != S_IFREG {
+    return .failure(SystemCallError(call: "fstat", code: EINVAL, explanation: "not a regular file"))
+  }
   let size = Int(info.st_size)
   if size == 0 { return .success((nil, 0)) }
   let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)

@@ -19,7 +19,8 @@ extension BlockSig {
 
         A file that cannot be read or is damaged gives a diagnostic on stderr and the scan goes \
         on; the exit status is 1 if any file failed. Files found by -r that are not ELF, Mach-O \
-        or ar archives are skipped.
+        or ar archives are skipped; -r follows symbolic links to files (each file is scanned \
+        once) but not to directories.
 
         Examples:
           blocksig dump libdispatch.so
@@ -107,17 +108,29 @@ extension BlockSig {
       case skipped
     }
 
-    /// Regular files under `directory`, sorted, symbolic links not followed.
+    /// Regular files under `directory`, sorted, named from `directory` as given. A symbolic
+    /// link to a regular file counts once with the file it names (`libfoo.so` → `libfoo.so.1`:
+    /// one scan, under the file's own name when it is in the tree too); links to directories
+    /// are not followed, so a link cycle cannot loop.
     static func files(under directory: String) -> [String] {
-      let root = URL(fileURLWithPath: directory)
-      guard
-        let enumerator = FileManager.default.enumerator(
-          at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-      else { return [] }
+      guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+      let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+      var candidates: [(path: String, isLink: Bool)] = []
+      while let relative = enumerator.nextObject() as? String {
+        let path = prefix + relative
+        var link = stat()
+        guard lstat(path, &link) == 0 else { continue }
+        let kind = link.st_mode & S_IFMT
+        if kind == S_IFREG || kind == S_IFLNK { candidates.append((path, kind == S_IFLNK)) }
+      }
+      // Files before links, so a file is named as itself; then each file once.
+      candidates.sort { ($0.isLink ? 1 : 0, $0.path) < ($1.isLink ? 1 : 0, $1.path) }
+      var seen = Set<[UInt64]>()
       var result: [String] = []
-      for case let url as URL in enumerator {
-        let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-        if values?.isRegularFile == true && values?.isSymbolicLink != true { result.append(url.path) }
+      for candidate in candidates {
+        var target = stat()
+        guard stat(candidate.path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
+        if seen.insert([UInt64(target.st_dev), UInt64(target.st_ino)]).inserted { result.append(candidate.path) }
       }
       return result.sorted()
     }
