@@ -50,6 +50,13 @@ import Testing
     let error = try #require(inspectionError(pages.readable))
     #expect(error.kind == .unreadableMemory)
     #expect(error.address == UInt(bitPattern: pages.guardPage))
+    // The block's address first, the descriptor's in the reason; no empty flag list.
+    let block = String(UInt(bitPattern: pages.readable), radix: 16)
+    let descriptor = String(UInt(bitPattern: pages.guardPage), radix: 16)
+    #expect(
+      error.description
+        == "block at 0x\(block): descriptor at 0x\(descriptor) (16 bytes for flags 0x10000000 [BLOCK_IS_GLOBAL]) "
+        + "is not readable memory")
   }
 
   @Test func descriptorRunningIntoProtNoneMemory() throws {
@@ -163,7 +170,11 @@ import Testing
     let error = try #require(inspectionError(pages.readable))
     #expect(error.kind == .malformedLayout)
     #expect(error.address == UInt(bitPattern: layout + 3))
-    #expect(error.reason == "missing 0x00 terminator after 3 bytes")
+    #expect(error.blockAddress == UInt(bitPattern: pages.readable))
+    let hex = { (pointer: UnsafeMutableRawPointer) in String(UInt(bitPattern: pointer), radix: 16) }
+    #expect(error.reason == "extended layout at 0x\(hex(layout)): missing 0x00 terminator after 3 bytes")
+    // The description starts at the block, then names the layout it points to.
+    #expect(error.description == "block at 0x\(hex(pages.readable)): \(error.reason)")
   }
 
   /// `BLOCK_USE_STRET` means nothing without `BLOCK_HAS_SIGNATURE` (the compiler leaves it

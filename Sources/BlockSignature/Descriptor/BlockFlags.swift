@@ -71,7 +71,7 @@ public struct BlockFlags: OptionSet, Hashable, Sendable, Codable, CustomStringCo
   /// The flags as hexadecimal followed by their names.
   public var description: String {
     let hex = String(UInt32(bitPattern: rawValue), radix: 16)
-    return "0x\(hex) [\(names.joined(separator: ", "))]"
+    return names.isEmpty ? "0x\(hex)" : "0x\(hex) [\(names.joined(separator: ", "))]"
   }
 
   @available(*, unavailable, renamed: "hasSignature")

@@ -110,14 +110,16 @@ public struct BlockInfo: Hashable, Sendable {
       memory.isReadable(descriptorAddress, count: partsSize)
     else {
       throw BlockInspectionError(
-        kind: .unreadableMemory, address: descriptorAddress,
-        reason: "descriptor (\(partsSize) bytes for flags \(flags)) is not readable memory")
+        kind: .unreadableMemory, address: descriptorAddress, blockAddress: address,
+        reason: "descriptor at 0x\(String(descriptorAddress, radix: 16)) (\(partsSize) bytes for flags \(flags)) "
+          + "is not readable memory")
     }
     let size = Int(truncatingIfNeeded: cba_block_descriptor_size(block))
     guard size >= header, size <= 1 << 30 else {
       throw BlockInspectionError(
-        kind: .implausibleSize, address: descriptorAddress,
-        reason: "descriptor records a block size of \(size) bytes (a block is at least \(header))")
+        kind: .implausibleSize, address: descriptorAddress, blockAddress: address,
+        reason: "descriptor at 0x\(String(descriptorAddress, radix: 16)) records a block size of \(size) bytes "
+          + "(a block is at least \(header))")
     }
 
     self.address = address
@@ -139,12 +141,14 @@ public struct BlockInfo: Hashable, Sendable {
       let signatureAddress = UInt(bitPattern: signature)
       guard let read = memory.cString(at: signatureAddress, limit: Self.signatureLimit) else {
         throw BlockInspectionError(
-          kind: .unreadableMemory, address: signatureAddress, reason: "signature pointer is not readable memory")
+          kind: .unreadableMemory, address: signatureAddress, blockAddress: address,
+          reason: "signature at 0x\(String(signatureAddress, radix: 16)) is not readable memory")
       }
       guard read.terminated else {
         throw BlockInspectionError(
-          kind: .unterminatedSignature, address: signatureAddress,
-          reason: "signature has no NUL within \(read.bytes.count) readable bytes")
+          kind: .unterminatedSignature, address: signatureAddress, blockAddress: address,
+          reason: "signature at 0x\(String(signatureAddress, radix: 16)) has no NUL within "
+            + "\(read.bytes.count) readable bytes")
       }
       signatureBytes = read.bytes
     } else {
@@ -160,13 +164,15 @@ public struct BlockInfo: Hashable, Sendable {
       } else {
         guard let read = memory.cString(at: layoutWord, limit: 4096) else {
           throw BlockInspectionError(
-            kind: .unreadableMemory, address: layoutWord, reason: "extended layout pointer is not readable memory")
+            kind: .unreadableMemory, address: layoutWord, blockAddress: address,
+            reason: "extended layout at 0x\(String(layoutWord, radix: 16)) is not readable memory")
         }
         do {
           extendedLayout = try ExtendedLayout(decoding: read.bytes + (read.terminated ? [0] : []))
         } catch {
           throw BlockInspectionError(
-            kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), reason: error.reason)
+            kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), blockAddress: address,
+            reason: "extended layout at 0x\(String(layoutWord, radix: 16)): \(error.reason)")
         }
       }
     } else {

@@ -34,14 +34,20 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
   public var kind: Kind
   /// The address where reading failed (the block, its descriptor or a string).
   public var address: UInt
+  /// The block the failing address was read from, when that address is not the block's own
+  /// (a descriptor, a signature or a layout string it points to); nil when it is the block.
+  public var blockAddress: UInt?
   /// What went wrong, in words.
   public var reason: String
 
-  public init(kind: Kind, address: UInt, reason: String) {
+  public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, reason: String) {
     self.kind = kind
     self.address = address
+    self.blockAddress = blockAddress == address ? nil : blockAddress
     self.reason = reason
   }
 
-  public var description: String { "block at 0x\(String(address, radix: 16)): \(reason)" }
+  /// The block's address, then the reason, which names the failing address when it is not the
+  /// block's: `block at 0x5000: descriptor at 0x4 (16 bytes for flags 0x2) is not readable memory`.
+  public var description: String { "block at 0x\(String(blockAddress ?? address, radix: 16)): \(reason)" }
 }
