@@ -95,6 +95,10 @@ import Testing
     // The fixture's own declaration, as the C source writes it.
     let declaration = String(cString: try #require(bf_fixture_named("global_block_variable")).pointee.declaration)
     #expect(lines.contains { $0.hasPrefix("declaration") && $0.hasSuffix(" " + declaration) })
+    // The runtime line says where the count sits in words (JSON keeps the case names).
+    let runtime = try #require(lines.last)
+    #expect(
+      runtime.hasSuffix("; count in bits 1–15, units of 2)") || runtime.hasSuffix("; count in bits 0–15, units of 1)"))
   }
 
   /// A block read from a variable says so: `from variable '…'` in the text and `"source" :

@@ -12,7 +12,7 @@ import CBlockSignatureShims
 ///     }
 public struct BlocksRuntime: Hashable, Sendable, Codable {
   /// How a runtime stores a heap block's reference count in the flags word.
-  public enum ReferenceCountConvention: String, Hashable, Sendable, Codable {
+  public enum ReferenceCountConvention: String, Hashable, Sendable, Codable, CustomStringConvertible {
     /// libclosure (Apple, the Swift toolchain): bits 1–15, one reference = 2.
     case unitsOfTwo
     /// compiler-rt (Debian's libblocksruntime): bits 0–15, one reference = 1.
@@ -20,6 +20,9 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
 
     /// The mask of the count bits in the flags word.
     public var mask: Int32 { self == .unitsOfTwo ? 0xfffe : 0xffff }
+
+    /// Where the count sits, in words: `bits 1–15, units of 2` or `bits 0–15, units of 1`.
+    public var description: String { self == .unitsOfTwo ? "bits 1–15, units of 2" : "bits 0–15, units of 1" }
 
     /// The number of references a flags word records.
     public func referenceCount(flags: BlockFlags) -> Int {

@@ -136,11 +136,14 @@ struct InspectReportV1: Encodable {
     lines.append(("invoke", symbolText(invoke)))
     lines.append(("reference count", referenceCount.map(String.init) ?? "n/a (\(kind) block)"))
     if let runtime {
-      lines.append(
-        (
-          "runtime",
-          "\(runtime.path) (\(runtime.exportsSignatureQueries ? "libclosure lineage, exports _Block_signature" : "compiler-rt lineage, no signature queries"); count in \(runtime.referenceCountConvention))"
-        ))
+      let lineage =
+        runtime.exportsSignatureQueries
+        ? "libclosure lineage, exports _Block_signature" : "compiler-rt lineage, no signature queries"
+      // The JSON keeps the case name (`unitsOfTwo`); the text says what it means.
+      let convention =
+        BlocksRuntime.ReferenceCountConvention(rawValue: runtime.referenceCountConvention)?.description
+        ?? runtime.referenceCountConvention
+      lines.append(("runtime", "\(runtime.path) (\(lineage); count in \(convention))"))
     } else {
       lines.append(("runtime", "none loaded"))
     }
