@@ -190,10 +190,34 @@ import Testing
     #expect(!output.stderr.contains("\u{FFFD}"))
   }
 
+  /// Input that is not UTF-8 is reported byte for byte (`0xff`), from an argument or from
+  /// standard input, not as the U+FFFD a `String` would make of it (`0xef`).
+  @Test func invalidUTF8IsReportedAsTheByteGiven() throws {
+    let argument = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode "$(printf 'v\377')""#, Self.executable])
+    #expect(argument.status == 65)
+    #expect(argument.stderr.hasPrefix("<argument 1>:1: error: unexpected byte 0xff\n"), "\(argument.stderr)")
+    let input = try Toolchain.run("/bin/sh", ["-c", #"printf 'i\n\376v\r\n' | exec "$0" decode"#, Self.executable])
+    #expect(input.status == 65)
+    #expect(input.stderr.hasPrefix("<stdin>:2:1: error: unexpected byte 0xfe\n"), "\(input.stderr)")
+    #expect(input.stdout.hasPrefix("i\n"))
+  }
+
+  /// Standard input that cannot be read (a directory) is unreadable input, 66; empty input
+  /// is a usage error of `decode`, 64, with decode's usage.
+  @Test func standardInputThatIsADirectoryOrEmpty() throws {
+    let directory = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode < /"#, Self.executable])
+    #expect(directory.status == 66)
+    #expect(directory.stderr == "<stdin>: error: cannot read standard input: Is a directory\n")
+    let empty = try Self.decode([], stdin: "")
+    #expect(empty.status == 64)
+    #expect(empty.stderr.hasPrefix("Error: no signature given and standard input is empty\nUsage: blocksig decode "))
+  }
+
   @Test func readsStandardInputOneSignaturePerLine() throws {
     let output = try Self.decode(["--json"], stdin: "v@:@\n\nv24@?08\n@?<\n")
     #expect(output.status == 65)
-    #expect(output.stderr == "<stdin>:4:2: error: unterminated block signature\n@?<\n  ^\n")
+    // `<stdin>:LINE:COLUMN`, the column counted from 1.
+    #expect(output.stderr == "<stdin>:4:3: error: unterminated block signature\n@?<\n  ^\n")
     // Two documents, one per valid line.
     #expect(output.stdout.components(separatedBy: "\"serializationVersion\" : 1").count == 3)
     #expect(output.stdout.contains("\"kind\" : \"method\""))

@@ -34,33 +34,68 @@ extension BlockSig {
 
     mutating func run() throws {
       diagnostics.apply()
-      var inputs: [(label: String, text: String)] = signatures.enumerated().map {
-        ("<argument \($0.offset + 1)>", $0.element)
+      // The bytes as given, not as `String` repaired them: an invalid UTF-8 byte is reported
+      // as itself (`0xff`), not as the first byte of U+FFFD.
+      var inputs: [(label: String, bytes: [UInt8], columnBase: Int)] = signatures.enumerated().map {
+        ("<argument \($0.offset + 1)>", Self.rawArgument($0.element), 0)
       }
       if signatures.isEmpty {
-        var line = 0
-        while let text = readLine(strippingNewline: true) {
-          line += 1
-          if text.isEmpty { continue }
-          inputs.append(("<stdin>:\(line)", text))
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+          let count = read(0, &chunk, chunk.count)
+          if count > 0 {
+            data += chunk[..<count]
+          } else if count == 0 {
+            break
+          } else if errno != EINTR {
+            Diagnostics.write("<stdin>: error: cannot read standard input: \(String(cString: strerror(errno)))\n")
+            throw ExitCode(66)
+          }
         }
-        if inputs.isEmpty { throw ValidationError("no signature given and standard input is empty") }
+        // One input per line; `<stdin>:LINE:COLUMN`, the column counted from 1 as in
+        // `file:line:col` locations.
+        for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+          var bytes = Array(line)
+          if bytes.last == 0x0D { bytes.removeLast() }
+          if bytes.isEmpty { continue }
+          inputs.append(("<stdin>:\(index + 1)", bytes, 1))
+        }
+        if inputs.isEmpty {
+          Diagnostics.write(
+            "Error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
+              + "  See 'blocksig decode --help' for more information.\n")
+          throw ExitCode(64)
+        }
       }
       let model = target.model
       var failed = false
       for input in inputs {
         do {
-          let report = try DecodeReport(decoding: input.text, model: model)
+          let report = try DecodeReport(decoding: input.bytes, model: model)
           print(json ? try report.json() : report.text())
         } catch let error as EncodingError {
           failed = true
-          _ = Diagnostics.malformed(error, label: input.label)
+          _ = Diagnostics.malformed(error, label: input.label, columnBase: input.columnBase)
         } catch let error as LayoutError {
           failed = true
           Diagnostics.write("\(input.label): error: \(error)\n")
         }
       }
       if failed { throw ExitCode(65) }
+    }
+
+    /// The command-line argument `argument` came from, byte for byte: the first argument whose
+    /// repaired `String` is `argument` (the same bytes when they are valid UTF-8).
+    static func rawArgument(_ argument: String) -> [UInt8] {
+      guard argument.unicodeScalars.contains("\u{FFFD}") else { return Array(argument.utf8) }
+      for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index] else { continue }
+        if String(cString: raw) == argument {
+          return Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
+        }
+      }
+      return Array(argument.utf8)
     }
   }
 
@@ -91,10 +126,10 @@ struct DecodeReport {
   var input: String
   var model: DataModel
 
-  init(decoding input: String, model: DataModel) throws {
-    self.input = input
+  init(decoding bytes: [UInt8], model: DataModel) throws {
+    self.input = String(decoding: bytes, as: UTF8.self)
     self.model = model
-    signature = try SignatureEncoding(parsing: input)
+    signature = try bytes.withUnsafeBufferPointer { try SignatureEncoding(parsingBytes: $0) }
     layout = try signature.layout(for: model)
   }
 

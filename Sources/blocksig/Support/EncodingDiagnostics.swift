@@ -4,14 +4,15 @@ import Foundation
 
 extension Diagnostics {
   /// Prints `label:offset: error: message`, the input, and a `^~~` underline at the offset
-  /// (to the end for unterminated constructs), and returns exit code 65.
-  static func malformed(_ error: EncodingError, label: String) -> ExitCode {
+  /// (to the end for unterminated constructs), and returns exit code 65. `columnBase` 1 prints
+  /// the offset as a column counted from 1, for a `label` that ends in a line number.
+  static func malformed(_ error: EncodingError, label: String, columnBase: Int = 0) -> ExitCode {
     let shown = excerpt(error.input, around: error.offset)
     var underline = String(repeating: " ", count: shown.column) + "^"
     if error.kind.rawValue.hasPrefix("unterminated"), shown.end > shown.column + 1 {
       underline += String(repeating: "~", count: shown.end - shown.column - 1)
     }
-    write("\(label):\(error.offset): error: \(error.message)\n\(shown.text)\n\(underline)\n")
+    write("\(label):\(error.offset + columnBase): error: \(error.message)\n\(shown.text)\n\(underline)\n")
     return ExitCode(65)
   }
 
