@@ -92,7 +92,8 @@ extension BlockSig {
       for index in 1..<Int(CommandLine.argc) {
         guard let raw = CommandLine.unsafeArgv[index] else { continue }
         if String(cString: raw) == argument {
-          return Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
+          return Array(
+            UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)))
         }
       }
       return Array(argument.utf8)
