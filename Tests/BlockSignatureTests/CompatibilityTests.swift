@@ -58,7 +58,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(level: .equivalent, candidate: "v16@?0Ai8", expected: "v16@?0Ai8", compatible: true, diagnostics: []),
     .init(
       level: .equivalent, candidate: "v24@?0Ai8", expected: "v24@?0jf8", compatible: false,
-      diagnostics: ["error: argument 1: Ai is not equivalent to jf: Ai is not jf"]),
+      diagnostics: ["error: argument 1: Ai is not equivalent to jf"]),
     .init(
       level: .equivalent, candidate: "v16@?0{S=b3}8", expected: "v16@?0{S=b5}8", compatible: false,
       diagnostics: ["error: argument 1: {S=b3} is not equivalent to {S=b5}: bitfield width 3 does not match 5"]),
@@ -70,7 +70,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       diagnostics: ["error: argument 1: ^{A=ii} is not equivalent to ^{B=ii}: name A does not match B"]),
     .init(
       level: .equivalent, candidate: "v12@?0I8", expected: "v12@?0i8", compatible: false,
-      diagnostics: ["error: argument 1: I is not equivalent to i: I is not i"]),
+      diagnostics: ["error: argument 1: I is not equivalent to i"]),
     .init(
       level: .equivalent, candidate: "v20@?0{S=id}8", expected: "v16@?0{S=ii}8", compatible: false,
       diagnostics: ["error: argument 1: {S=id} is not equivalent to {S=ii}: d is not i"]),

@@ -144,7 +144,9 @@ public enum CompatibilityMessages {
   public static func notEquivalent(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String, _ reason: String
   ) -> DiagnosticMessage {
-    make(.error, "\(position): \(candidateType) is not equivalent to \(expectedType): \(reason)")
+    // A difference at the top (`i` vs `I`) would only say the same again.
+    let detail = reason == "\(candidateType) is not \(expectedType)" ? "" : ": \(reason)"
+    return make(.error, "\(position): \(candidateType) is not equivalent to \(expectedType)\(detail)")
   }
 
   /// Same size, different register class.
