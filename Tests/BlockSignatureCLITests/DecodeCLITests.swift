@@ -190,6 +190,20 @@ import Testing
     #expect(!output.stderr.contains("\u{FFFD}"))
   }
 
+  /// A size that does not fit is reported where the type that overflowed is written, with its
+  /// underline, like a malformed encoding, and exit 65.
+  @Test func sizeOverflowIsUnderlined() throws {
+    let output = try Self.decode(["{S=i[2305843009213693952q]}"])
+    #expect(output.status == 65)
+    #expect(
+      output.stderr == """
+        <argument 1>:4: error: size overflow in [2305843009213693952q]
+        {S=i[2305843009213693952q]}
+            ^~~~~~~~~~~~~~~~~~~~~~
+
+        """)
+  }
+
   /// Input that is not UTF-8 is reported byte for byte (`0xff`), from an argument or from
   /// standard input, not as the U+FFFD a `String` would make of it (`0xef`).
   @Test func invalidUTF8IsReportedAsTheByteGiven() throws {

@@ -79,7 +79,9 @@ extension BlockSig {
           _ = Diagnostics.malformed(error, label: input.label, columnBase: input.columnBase)
         } catch let error as LayoutError {
           failed = true
-          Diagnostics.write("\(input.label): error: \(error)\n")
+          Diagnostics.layoutFailure(
+            error, input: String(decoding: input.bytes, as: UTF8.self), label: input.label,
+            columnBase: input.columnBase)
         }
       }
       if failed { throw ExitCode(65) }

@@ -34,6 +34,27 @@ extension Diagnostics {
     return (text, lead + offset - start, lead + end - start)
   }
 
+  /// Reports a ``LayoutError`` (a size that does not fit) at the first place the type that
+  /// overflowed appears in `input`, underlined, as a malformed encoding is; on one line when
+  /// it cannot be found (or is too long to look for).
+  static func layoutFailure(_ error: LayoutError, input: String, label: String, columnBase: Int = 0) {
+    let bytes = Array(input.utf8)
+    let needle = Array(error.encoding.utf8)
+    var start: Int?
+    if !needle.isEmpty, needle.count <= 4096, needle.count <= bytes.count {
+      start = (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+    guard let start else {
+      write("\(label): error: \(error)\n")
+      return
+    }
+    let shown = excerpt(input, around: start)
+    let length = max(1, min(needle.count, shown.end - shown.column))
+    write(
+      "\(label):\(start + columnBase): error: \(error)\n\(shown.text)\n\(underline(0..<length, indent: shown.column))\n"
+    )
+  }
+
   /// Reports a ``SignatureError``: malformed text with its underline, anything else on one line;
   /// returns exit code 65.
   static func failure(_ error: SignatureError, label: String) -> ExitCode {
