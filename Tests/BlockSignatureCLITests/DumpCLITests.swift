@@ -197,6 +197,22 @@ import Testing
     #expect(run.stdout.hasPrefix("\(object.path): ELF64"))
   }
 
+  /// A truncated Mach-O object fails like a truncated ELF file (exit 1, an error with the
+  /// offset), and is not listed as a stripped file with no blocks.
+  @Test func truncatedMachOObjectIsAnErrorNotAStrippedFile() throws {
+    let (directory, object) = try Toolchain.compileC(
+      Self.source, arguments: ["--target=arm64-apple-macos", "-fblocks", "-c"], output: "d.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cut = directory.appendingPathComponent("cut.o")
+    try Data(try Data(contentsOf: object).prefix(1000)).write(to: cut)
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", cut.path])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stdout == "")
+    #expect(run.stderr.hasPrefix("\(cut.path):0x"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains(": error: ") && run.stderr.contains("goes past end of file (size 0x3e8)"), "\(run.stderr)")
+  }
+
   @Test func directoriesNeedRecursionAndSkipNonBinaries() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -160,10 +160,37 @@ import Testing
     for boundary in boundaries.sorted() where boundary > 0 && boundary < bytes.count {
       for length in [boundary - 1, boundary] {
         let outcome = Self.scan(Array(bytes.prefix(length)))
-        // The string table ends the file, so every cut damages something.
-        #expect(outcome.noticedDamage, "Mach-O cut at \(length) scanned without a warning")
+        // The string table ends the file, so every cut leaves a load command naming bytes
+        // that are not there (shorter than the magic: not recognisably Mach-O).
+        #expect(
+          outcome.error?.kind == (length < 4 ? .unrecognizedFormat : .malformed),
+          "Mach-O cut at \(length) scanned without error")
       }
     }
+  }
+
+  /// A Mach-O object cut anywhere is a typed error with an offset, like an ELF file cut
+  /// anywhere: its load commands name a segment, symbol table or string table past the new end
+  /// of the file. It is never a clean report that calls the file stripped because its symbol
+  /// table was cut off (before the fix, a cut at 1000 bytes gave "stripped, 0 descriptors").
+  @Test(arguments: ["arm64-apple-macos11", "x86_64-apple-macos11"])
+  func machOObjectCutAnywhereIsMalformedNotStripped(_ target: String) throws {
+    let bytes = try Self.build("b.o", ["-target", target, "-c"])
+    let whole = try #require(Self.scan(bytes).report)
+    #expect(whole.hasSymbols && whole.warnings.isEmpty)
+    for length in Array(stride(from: 0, to: bytes.count, by: 7)) + [1000, bytes.count - 1] {
+      switch Self.scan(Array(bytes.prefix(length))) {
+      case .failure(let error):
+        // Shorter than the magic is not recognisably Mach-O.
+        #expect(error.kind == .malformed || (length < 4 && error.kind == .unrecognizedFormat), "\(length): \(error)")
+        #expect(error.offset != nil, "\(length): \(error)")
+      case .report(let report):
+        Issue.record("\(target) cut at \(length) of \(bytes.count): a report, hasSymbols \(report.hasSymbols)")
+      }
+    }
+    // The message names what is missing and where.
+    let cutInStrings = Self.scan(Array(bytes.dropLast()))
+    #expect(cutInStrings.error?.message.hasPrefix("string table (load command at 0x") == true, "\(cutInStrings)")
   }
 
   // MARK: Section and segment tables

@@ -1,7 +1,9 @@
 // Errors and warnings of the binary scanner (LLVM Object style: name the thing, give hex offsets).
 
 /// A fatal problem with a binary: the file cannot be read, is not a supported format, or its
-/// headers are damaged so that nothing in it can be trusted.
+/// headers are damaged so that nothing in it can be trusted, or the file is shorter than they
+/// say (a truncated file: an ELF section header table, a Mach-O segment, symbol table or
+/// string table past its end). A single damaged section or relocation table is a warning.
 ///
 ///     do { _ = try BinaryScanner.scan(fileAt: "libfoo.so") }
 ///     catch let error as BinaryScanError { print(error) }  // "section header table at 0x4000 ..."

@@ -88,10 +88,17 @@ enum MachOLoader {
         }
         let sectionCount = UInt64(bytes.u32(at + 64)!)
         let initialProtection = bytes.u32(at + 60)!
-        segments.append(
-          MachOSegment(
-            name: fixedString(at + 8), address: bytes.u64(at + 24)!, size: bytes.u64(at + 32)!,
-            fileOffset: bytes.u64(at + 40)!, fileSize: bytes.u64(at + 48)!))
+        let segment = MachOSegment(
+          name: fixedString(at + 8), address: bytes.u64(at + 24)!, size: bytes.u64(at + 32)!,
+          fileOffset: bytes.u64(at + 40)!, fileSize: bytes.u64(at + 48)!)
+        // Like LLVM: a segment whose contents the file does not hold means a truncated file.
+        guard bytes.contains(offset: segment.fileOffset, length: segment.fileSize) else {
+          throw BinaryScanError(
+            .malformed, offset: segment.fileOffset,
+            "segment \(segment.name.isEmpty ? "" : segment.name + " ")(load command at \(hex(at))) at \(hex(segment.fileOffset)) (size \(hex(segment.fileSize))) goes past end of file (size \(hex(raw.count)))"
+          )
+        }
+        segments.append(segment)
         guard sectionCount <= (size - 72) / 80 else {
           throw BinaryScanError(
             .malformed, offset: at,
@@ -141,10 +148,24 @@ enum MachOLoader {
         guard size >= 24 else {
           throw BinaryScanError(.malformed, offset: at, "symtab command at \(hex(at)) is too small")
         }
-        symtab = (
-          UInt64(bytes.u32(at + 8)!), UInt64(bytes.u32(at + 12)!), UInt64(bytes.u32(at + 16)!),
-          UInt64(bytes.u32(at + 20)!)
+        let table = (
+          offset: UInt64(bytes.u32(at + 8)!), count: UInt64(bytes.u32(at + 12)!),
+          stringOffset: UInt64(bytes.u32(at + 16)!), stringSize: UInt64(bytes.u32(at + 20)!)
         )
+        // Tables the file does not hold mean a truncated file, not a stripped one.
+        guard bytes.contains(offset: table.offset, length: table.count * 16) else {
+          throw BinaryScanError(
+            .malformed, offset: table.offset,
+            "symbol table (load command at \(hex(at))) at \(hex(table.offset)) (\(table.count) entries) goes past end of file (size \(hex(raw.count)))"
+          )
+        }
+        guard bytes.contains(offset: table.stringOffset, length: table.stringSize) else {
+          throw BinaryScanError(
+            .malformed, offset: table.stringOffset,
+            "string table (load command at \(hex(at))) at \(hex(table.stringOffset)) (size \(hex(table.stringSize))) goes past end of file (size \(hex(raw.count)))"
+          )
+        }
+        symtab = table
       case chainedFixupsCommand:
         guard size >= 16 else {
           throw BinaryScanError(.malformed, offset: at, "chained fixups command at \(hex(at)) is too small")
@@ -165,45 +186,33 @@ enum MachOLoader {
     // Symbols, every index kept (relocations refer to them by index).
     var symbols: [ImageSymbol] = []
     if let table = symtab {
-      let (tableSize, overflow) = table.count.multipliedReportingOverflow(by: 16)
-      if overflow || !bytes.contains(offset: table.offset, length: tableSize)
-        || !bytes.contains(offset: table.stringOffset, length: table.stringSize)
-      {
-        warnings.append(
-          BinaryScanWarning(
-            offset: table.offset,
-            message:
-              "symbol table at \(hex(table.offset)) (\(table.count) entries) or its strings at \(hex(table.stringOffset)) (size \(hex(table.stringSize))) go past end of file (size \(hex(raw.count)))"
-          ))
-      } else {
-        symbols.reserveCapacity(Int(table.count))
-        let stringEnd = table.stringOffset + table.stringSize
-        for index in 0..<table.count {
-          let entry = table.offset + index * 16
-          let nameOffset = UInt64(bytes.u32(entry)!)
-          let type = bytes.u8(entry + 4)!
-          let sectionOrdinal = Int(bytes.u8(entry + 5)!)
-          let value = bytes.u64(entry + 8)!
-          var nameRange = 0..<0
-          if nameOffset > 0, nameOffset < table.stringSize,
-            let range = bytes.cStringRange(at: table.stringOffset + nameOffset, end: stringEnd, limit: 65536)
-          {
-            nameRange = range
-          }
-          let isStab = type & 0xe0 != 0
-          let typeBits = type & 0x0e
-          let defined = !isStab && (typeBits == 0x0e || typeBits == 0x02)
-          var executable = false
-          if typeBits == 0x0e, sectionOrdinal >= 1, sectionOrdinal <= ordinals.count,
-            let section = ordinals[sectionOrdinal - 1].section
-          {
-            executable = section.isExecutable
-          }
-          symbols.append(
-            ImageSymbol(
-              nameRange: isStab ? 0..<0 : nameRange, address: value, size: 0, isDefined: defined,
-              isFunction: defined && executable, isObject: defined && !executable))
+      symbols.reserveCapacity(Int(table.count))
+      let stringEnd = table.stringOffset + table.stringSize
+      for index in 0..<table.count {
+        let entry = table.offset + index * 16
+        let nameOffset = UInt64(bytes.u32(entry)!)
+        let type = bytes.u8(entry + 4)!
+        let sectionOrdinal = Int(bytes.u8(entry + 5)!)
+        let value = bytes.u64(entry + 8)!
+        var nameRange = 0..<0
+        if nameOffset > 0, nameOffset < table.stringSize,
+          let range = bytes.cStringRange(at: table.stringOffset + nameOffset, end: stringEnd, limit: 65536)
+        {
+          nameRange = range
         }
+        let isStab = type & 0xe0 != 0
+        let typeBits = type & 0x0e
+        let defined = !isStab && (typeBits == 0x0e || typeBits == 0x02)
+        var executable = false
+        if typeBits == 0x0e, sectionOrdinal >= 1, sectionOrdinal <= ordinals.count,
+          let section = ordinals[sectionOrdinal - 1].section
+        {
+          executable = section.isExecutable
+        }
+        symbols.append(
+          ImageSymbol(
+            nameRange: isStab ? 0..<0 : nameRange, address: value, size: 0, isDefined: defined,
+            isFunction: defined && executable, isObject: defined && !executable))
       }
     }
 
