@@ -285,4 +285,59 @@ struct Found: Hashable, CustomStringConvertible {
     let score = precisionRecall(found: found, truth: truth)
     #expect(score.precision == 1.0 && score.recall == 1.0, "found \(found) truth \(truth)")
   }
+
+  /// Variables shaped like descriptors: `.data` tables with a zero word, a size and a pointer
+  /// to a signature (one with code pointers where copy/dispose helpers would be). Compilers put
+  /// descriptors, which are constants, in `.rodata*`, `.data.rel.ro*` or `__DATA,__const`,
+  /// never among variables, so the structural scan does not take these for stack blocks; the
+  /// one real block is still found. Before, every build listed two or three false stack blocks.
+  static let descriptorShapedVariables = """
+    struct D { unsigned long reserved, size; const char *sig; void *layout; };
+    struct D table[2] = {{0, 32, "v8@?0", 0}, {0, 40, "v16@?0@8", 0}};
+    static void keep(void *a, void *b) { (void)a; (void)b; }
+    struct C { unsigned long reserved, size; void (*copy)(void *, void *), (*dispose)(void *, void *); const char *sig; };
+    struct C with_helpers = {0, 48, keep, keep, "i12@?0i8"};
+    int (^gb)(int, long) = ^(int a, long b) { return a + (int)b; };
+    int main(void) { return (int)table[0].size + (int)with_helpers.size + gb(1, 2); }
+    """
+
+  @Test(arguments: BuildCase.all.filter { !$0.objectiveC })
+  func descriptorShapedVariablesAreNotBlocks(_ build: BuildCase) throws {
+    let built = try buildBinary(build, source: Self.descriptorShapedVariables)
+    defer { try? FileManager.default.removeItem(at: built.directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: built.binary.path).first)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let found = report.blocks.map { Found(size: $0.size, signature: $0.signature) }
+    let truth = built.truth.map { Found(size: $0.size, signature: $0.signature) }
+    #expect(truth.count == 1, "\(truth)")
+    #expect(found == truth, "\(report.blocks.map(\.descriptor))")
+  }
+
+  /// A descriptor in `.data` (`__DATA,__data`) is still found by its symbol or by the global
+  /// literal that uses it: only the structural scan, which has no other evidence, skips
+  /// sections of variables.
+  @Test(arguments: [["-c"], ["-target", "arm64-apple-macos13", "-c"]])
+  func descriptorsInDataAreFoundBySymbolOrLiteral(_ flags: [String]) throws {
+    let (directory, object) = try Toolchain.compileC(
+      """
+      extern void *_NSConcreteGlobalBlock[32];
+      struct D { unsigned long reserved, size; const char *sig; void *layout; };
+      struct D __block_descriptor_in_data = {0, 32, "v8@?0", 0};
+      static void invoke(void *block) { (void)block; }
+      struct D used_by_literal = {0, 32, "i12@?0i8", 0};
+      struct { void *isa; int flags, reserved; void (*invoke)(void *); struct D *descriptor; } literal = {
+        _NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, invoke, &used_by_literal};
+
+      """, arguments: flags, output: "data.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let data = report.format == .machO64 ? "__DATA,__data" : ".data"
+    let bySymbol = try #require(report.blocks.first { $0.signature == "v8@?0" }, "\(report.blocks)")
+    #expect(bySymbol.descriptor.section == data)
+    #expect(bySymbol.evidence == [.symbol])
+    let byLiteral = try #require(report.blocks.first { $0.signature == "i12@?0i8" }, "\(report.blocks)")
+    #expect(byLiteral.descriptor.section == data)
+    #expect(byLiteral.evidence == [.literal] && byLiteral.kind == .global)
+  }
 }

@@ -22,6 +22,16 @@ struct ImageSection {
   @inline(__always) func contains(_ address: UInt64) -> Bool {
     address >= self.address && address - self.address < size
   }
+
+  /// Whether the section holds the program's variables: ELF `.data`, `.data.*` other than
+  /// `.data.rel.ro*`, `.sdata*`; Mach-O `__data`. Block descriptors are constants, which clang
+  /// and Swift put elsewhere (`.rodata*`, `.data.rel.ro*`, `__DATA,__const`), so words here
+  /// shaped like a descriptor are an ordinary table.
+  var holdsVariables: Bool {
+    guard isWritable, name != ".data.rel.ro", !name.hasPrefix(".data.rel.ro.") else { return false }
+    return name == ".data" || name.hasPrefix(".data.") || name == ".sdata" || name.hasPrefix(".sdata.")
+      || name.hasSuffix(",__data")
+  }
 }
 
 /// A symbol of the image. Names stay in the mapped string table until needed.

@@ -60,7 +60,8 @@ public enum BlockEvidence: String, Hashable, Sendable, Codable, CaseIterable, Co
   /// A symbol names it (`__block_descriptor_tmp…`, `__block_descriptor_<size>_…`, `block_descriptor.N`).
   case symbol
   /// A pointer slot refers to a string that parses as a block signature, and the words before
-  /// that slot have the shape of a descriptor.
+  /// that slot have the shape of a descriptor. Not in a section of variables (ELF `.data`,
+  /// Mach-O `__DATA,__data`), where no compiler puts a descriptor.
   case structural
 
   public static func < (lhs: Self, rhs: Self) -> Bool {

@@ -297,9 +297,13 @@ private struct DescriptorScan {
   // MARK: Candidates
 
   /// A pointer slot at `slot` refers to a string containing `@?0`: is it a descriptor's
-  /// signature field? Checks both shapes; the words before must look like a descriptor.
+  /// signature field? Checks both shapes; the words before must look like a descriptor. Not in
+  /// a section of variables (`.data`), where no compiler puts a descriptor: a descriptor there
+  /// is found only by its symbol or its literal.
   mutating func considerSignatureSlot(_ slot: UInt64, target: UInt64) {
-    guard slot % p == 0, signatureParses(at: target) else { return }
+    guard slot % p == 0, let section = image.sectionIndex(containing: slot),
+      !image.sections[section].holdsVariables, signatureParses(at: target)
+    else { return }
     if slot >= 4 * p, looksLikeDescriptor(slot - 4 * p, hasCopyDispose: true) {
       addStructural(slot - 4 * p, hasCopyDispose: true)
     } else if slot >= 2 * p, looksLikeDescriptor(slot - 2 * p, hasCopyDispose: false) {
