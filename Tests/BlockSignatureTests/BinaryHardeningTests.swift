@@ -263,6 +263,17 @@ import Testing
 
   // MARK: Symbol, string and relocation tables
 
+  /// A symbol table whose bytes lie past the end of the file is a damaged table, warned about,
+  /// not a stripped file (as a Mach-O symbol table past the end is an error, not "stripped").
+  @Test func symbolTablePastTheEndIsDamagedNotStripped() throws {
+    var elf = ELF(bytes: try Self.object())
+    let symtab = try #require(elf.indices(ofType: 2).first)
+    elf.write(elf.header(symtab) + 0x18, 8, UInt64(elf.bytes.count) + 0x1000)
+    let report = try #require(Self.scan(elf.bytes).report)
+    #expect(report.hasSymbols)
+    #expect(report.warnings.contains { $0.message.hasPrefix("symbol table .symtab at ") }, "\(report.warnings)")
+  }
+
   @Test func symbolAndStringTableIndicesOutOfRange() throws {
     let original = ELF(bytes: try Self.object())
     let symtab = try #require(original.indices(ofType: 2).first)

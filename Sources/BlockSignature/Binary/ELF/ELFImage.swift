@@ -285,6 +285,9 @@ enum ELFLoader {
     var skippedTables: (count: Int, first: (name: String, offset: UInt64)) = (0, ("", 0))
     for (index, header) in headers.enumerated()
     where header.type == ELFSectionHeader.typeSymtab || header.type == ELFSectionHeader.typeDynsym {
+      // A static symbol table makes the file unstripped even when it cannot be read: a damaged
+      // one is warned about below, not reported as "stripped".
+      if header.type == ELFSectionHeader.typeSymtab && header.size > symbolEntrySize { hasStaticSymbols = true }
       guard bytes.contains(offset: header.offset, length: header.size) else {
         warnings.append(
           BinaryScanWarning(
@@ -313,7 +316,6 @@ enum ELFLoader {
           ))
         continue
       }
-      if header.type == ELFSectionHeader.typeSymtab && header.size > symbolEntrySize { hasStaticSymbols = true }
       let key = ELFTableKey(offset: header.offset, size: header.size, refersTo: strings.offset, detail: strings.size)
       if let base = tablesRead[key] {
         tableBase[index] = base
