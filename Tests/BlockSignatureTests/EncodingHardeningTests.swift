@@ -81,6 +81,20 @@ import Testing
     _ = error.description  // the message names the byte without trapping on any byte value
   }
 
+  /// A number too large says which number and why, not just the byte where it starts.
+  @Test(arguments: [
+    ("b99999999999", "bitfield width 99999999999 is wider than 128 bits"),
+    ("{S=b0i33}", "bitfield width 33 is wider than its type 'i'"),
+    ("v99999999999999999999@?0", "number 99999999999999999999 is too large"),
+    ("v8@?0i-9223372036854775809", "number -9223372036854775809 is too large"),
+    ("[\(String(repeating: "9", count: 40))i]", "number 999999999999999999999999… is too large"),
+    ("bx", "invalid bitfield 'x'"),
+  ])
+  func numbersTooLargeAreNamed(_ input: String, _ message: String) throws {
+    let error = try #require(throws: EncodingError.self) { try SignatureEncoding(parsing: input) }
+    #expect(error.message == message)
+  }
+
   @Test func strayByteMessagesNameTheByteInHex() throws {
     #expect(try #require(Self.typeError([0xFF])).description == "unexpected byte 0xff at offset 0")
     #expect(try #require(Self.typeError([0x00])).description == "unexpected byte 0x00 at offset 0")

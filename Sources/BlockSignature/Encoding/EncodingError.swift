@@ -41,7 +41,21 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
   }
 
   /// The reason alone, naming the byte found where that helps: "unexpected byte 'x'".
+  ///
+  /// A number too large says which: `bitfield width 129 is wider than 128 bits`, `number
+  /// 99999999999999999999 is too large` (a count, a frame length or an offset).
   public var message: String {
+    if kind == .invalidBitfield || kind == .countOverflow, let number = numberAtOffset {
+      if kind == .countOverflow { return "number \(number) is too large" }
+      // `b<offset><type><width>` (GNU): the width is limited by the type before it.
+      let utf8 = Array(input.utf8)
+      if offset >= 2, let code = TypeCode(rawValue: utf8[offset - 1]), code.isIntegral,
+        (0x30...0x39).contains(utf8[offset - 2])
+      {
+        return "bitfield width \(number) is wider than its type \(Self.quote(code.rawValue))"
+      }
+      return "bitfield width \(number) is wider than 128 bits"
+    }
     switch kind {
     case .unexpectedByte, .invalidBitfield, .invalidNumber:
       if let byte { return "\(kind) \(Self.quote(byte))" }
@@ -49,6 +63,22 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
     default:
       return "\(kind)"
     }
+  }
+
+  /// The number at ``offset``, its sign included, shortened past 24 digits; nil when no digit
+  /// is there.
+  private var numberAtOffset: String? {
+    let utf8 = input.utf8
+    guard offset < utf8.count else { return nil }
+    var index = utf8.index(utf8.startIndex, offsetBy: offset)
+    var sign = ""
+    if utf8[index] == 0x2B || utf8[index] == 0x2D {
+      sign = utf8[index] == 0x2D ? "-" : "+"
+      index = utf8.index(after: index)
+    }
+    let digits = utf8[index...].prefix { (0x30...0x39).contains($0) }
+    guard !digits.isEmpty else { return nil }
+    return sign + String(decoding: digits.prefix(24), as: UTF8.self) + (digits.count > 24 ? "…" : "")
   }
 
   static func quote(_ byte: UInt8) -> String {
