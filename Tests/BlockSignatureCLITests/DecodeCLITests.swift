@@ -190,6 +190,39 @@ import Testing
     #expect(!output.stderr.contains("\u{FFFD}"))
   }
 
+  /// A list of types with a frame length is a C function's form (as `method --from function`
+  /// reads it): return, then arguments, a function pointer declaration and a `@convention(c)`
+  /// Swift type; JSON keeps the library's `kind` and says `"form": "function"`. Without a
+  /// frame length it stays a list of types.
+  @Test func functionFormIsShownAsAFunction() throws {
+    let text = try Self.decode(["i12i0r*4"])
+    #expect(text.status == 0)
+    #expect(
+      text.stdout == """
+        i12i0r*4
+          kind: function
+          target: x86_64-linux
+          declaration: int (*)(int, const char *)
+          swift: @convention(c) (Int32, UnsafePointer<CChar>?) -> Int32
+          frame length: 12
+                      encoding  C type        size  align  offset
+          return      i         int              4      4
+          argument 1  i         int              4      4       0
+          argument 2  r*        const char *     8      8       4
+
+        """)
+    let json = try Self.decode(["--json", "i12i0r*4", "ii"])
+    let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
+      try? JSONSerialization.jsonObject(with: Data(($0 + "\n}").utf8)) as? [String: Any]
+    }
+    #expect(documents.count == 2)
+    #expect(documents.first??["form"] as? String == "function")
+    #expect(documents.first??["kind"] as? String == "types")
+    #expect(documents.first??["declaration"] as? String == "int (*)(int, const char *)")
+    #expect(documents.last??["form"] as? String == "types")
+    #expect(documents.last??["declaration"] as? String == "int, int")
+  }
+
   /// A size that does not fit is reported where the type that overflowed is written, with its
   /// underline, like a malformed encoding, and exit 65.
   @Test func sizeOverflowIsUnderlined() throws {

@@ -138,21 +138,45 @@ struct DecodeReport {
 
   var notes: [String] { layout.notes.map(\.message) }
 
+  /// A list of types with a frame length written after the first (`i12i0r*4`): the form of a
+  /// C function, as `method --from function` reads it (a return type, then the arguments).
+  var isFunction: Bool { signature.kind == .types && signature.frameLength != nil }
+
+  /// `block`, `method`, `function` or `types`.
+  var form: String { isFunction ? "function" : signature.kind.rawValue }
+
   func argumentLabel(_ index: Int) -> String {
     switch (signature.kind, index) {
     case (.block, 0): "block"
     case (.method, 0): "self"
     case (.method, 1): "_cmd"
-    case (.types, _): "type \(index + 2)"
+    case (.types, _): isFunction ? "argument \(index + 1)" : "type \(index + 2)"
     default: "argument \(index)"
     }
+  }
+
+  /// The C declaration: a function pointer for the function form.
+  var declaration: String {
+    guard isFunction else { return signature.cDeclaration(for: model) }
+    let parameters = signature.arguments.map { $0.type.cDeclaration(for: model) }
+    let list = parameters.isEmpty ? "void" : parameters.joined(separator: ", ")
+    return signature.returnType.cDeclaration(name: "(*)(\(list))", for: model)
+  }
+
+  /// The Swift type: `@convention(c)` for the function form.
+  var swiftType: String {
+    guard isFunction else { return signature.swiftType(for: model) }
+    let parameters = signature.arguments.map { $0.type.swiftType(for: model) }.joined(separator: ", ")
+    // A return type is never an array, so the parameter spelling is the value's.
+    return "@convention(c) (\(parameters)) -> \(signature.returnType.swiftType(for: model))"
   }
 
   func text() -> String {
     var rows: [[String]] = [["", "encoding", "C type", "size", "align", "offset"]]
     let returnType = signature.returnType
     rows.append([
-      signature.kind == .types ? "type 1" : "return", returnType.description, returnType.cDeclaration(for: model),
+      signature.kind == .types && !isFunction ? "type 1" : "return", returnType.description,
+      returnType.cDeclaration(for: model),
       String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
     ])
     for (index, argument) in signature.arguments.enumerated() {
@@ -167,10 +191,10 @@ struct DecodeReport {
     var widths = Array(repeating: 0, count: 6)
     for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
     var output = "\(input)\n"
-    output += "  kind: \(signature.kind.rawValue)\n"
+    output += "  kind: \(form)\n"
     output += "  target: \(model.name)\n"
-    output += "  declaration: \(signature.cDeclaration(for: model))\n"
-    output += "  swift: \(signature.swiftType(for: model))\n"
+    output += "  declaration: \(declaration)\n"
+    output += "  swift: \(swiftType)\n"
     if signature.kind != .types || signature.hasOffsets {
       output += "  frame length: \(signature.frameLength?.value ?? layout.frameLength)"
       output += signature.frameLength == nil ? " (computed)\n" : "\n"
@@ -200,14 +224,13 @@ struct DecodeReport {
         declaration: argument.type.cDeclaration(for: model), exact: layout.arguments[index].layout.isExact)
     }
     let report = DecodeReportV1(
-      serializationVersion: 1, input: input, kind: signature.kind.rawValue, target: model.name,
+      serializationVersion: 1, input: input, kind: signature.kind.rawValue, form: form, target: model.name,
       return: TypeReportV1(
         encoding: signature.returnType.description, size: layout.returnLayout.size,
         alignment: layout.returnLayout.alignment, declaration: signature.returnType.cDeclaration(for: model),
         exact: layout.returnLayout.isExact),
       arguments: arguments, frameLength: signature.frameLength?.value ?? layout.frameLength,
-      offsetsWritten: signature.hasOffsets, declaration: signature.cDeclaration(for: model),
-      swiftType: signature.swiftType(for: model), notes: notes)
+      offsetsWritten: signature.hasOffsets, declaration: declaration, swiftType: swiftType, notes: notes)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -218,7 +241,10 @@ struct DecodeReport {
 struct DecodeReportV1: Codable {
   var serializationVersion: Int
   var input: String
+  /// The library's kind: `block`, `method` or `types`.
   var kind: String
+  /// `kind`, or `function` for a list of types with a frame length (a C function's form).
+  var form: String
   var target: String
   var `return`: TypeReportV1
   var arguments: [ArgumentReportV1]
