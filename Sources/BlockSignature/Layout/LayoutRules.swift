@@ -293,11 +293,26 @@ enum ArgumentOffsets {
     if shape == .aggregate {
       // The frame is clang's own answer: use it, and say the alignment is a guess.
       slot = observed
+      alignment = hiddenAlignment(size: observed, encodedSize: size, encodedAlignment: alignment)
       size = observed
       caveats.insert(.layoutHidden)
       return .hiddenLayout(observed: observed)
     }
     return .none
+  }
+
+  /// The alignment of an aggregate the frame shows to take `size` bytes where its encoding
+  /// gives `encodedSize` bytes aligned to `encodedAlignment`: one C allows (a size is a multiple
+  /// of the alignment), so at most the largest power of two dividing `size`. A smaller size
+  /// (packing: `{Packed=ci}` in 5 bytes) keeps no more than the encoded alignment, which
+  /// packing only lowers (1 for 5 bytes); a larger one (over-alignment: `{Aligned=c}` in 32
+  /// bytes, a `long long` bitfield where `int` was assumed: `{Z4=cb5}` in 8) takes that largest
+  /// power of two, the most the frame allows (32; 8). 0 bytes keep the encoded alignment.
+  @inline(__always)
+  static func hiddenAlignment(size: Int, encodedSize: Int, encodedAlignment: Int) -> Int {
+    guard size > 0 else { return encodedAlignment }
+    let largest = size & (0 &- size)
+    return size < encodedSize ? min(encodedAlignment, largest) : largest
   }
 
   /// The offset the written offsets imply for argument `index`: 0 for the first, the previous

@@ -455,6 +455,7 @@ struct FrameAssembler {
   func returnValue(size: Int, alignment: Int, caveats: LayoutCaveats) -> SignatureFrame.Value {
     var value = SignatureFrame.Value(size: size, alignment: alignment, caveats: caveats)
     if let hidden = returnHiddenSize, hidden != size {
+      value.alignment = ArgumentOffsets.hiddenAlignment(size: hidden, encodedSize: size, encodedAlignment: alignment)
       value.size = hidden
       value.caveats.insert(.layoutHidden)
     }

@@ -204,6 +204,8 @@ extension SignatureEncoding {
         LayoutNote(
           kind: .hiddenLayout, argument: nil,
           details: .hiddenReturn(type: returnType, observed: size, encoded: returnLayout.size)))
+      returnLayout.alignment = ArgumentOffsets.hiddenAlignment(
+        size: size, encodedSize: returnLayout.size, encodedAlignment: returnLayout.alignment)
       returnLayout.size = size
       returnLayout.caveats.insert(.layoutHidden)
     }

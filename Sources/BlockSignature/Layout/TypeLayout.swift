@@ -61,7 +61,9 @@ public struct LayoutCaveats: OptionSet, Hashable, Sendable, CustomStringConverti
   public static let microsoftBitfields = LayoutCaveats(rawValue: 1 << 5)
 
   /// A signature's offsets show a size the encoding does not explain (packed, over-aligned or
-  /// unencodable fields); the size comes from the frame and the alignment is a guess.
+  /// unencodable fields); the size comes from the frame and the alignment is a guess, but one C
+  /// allows: the largest power of two dividing the size, no more than the encoding's when the
+  /// size is smaller (`{Packed=ci}` in 5 bytes: 5/1; `{Aligned=c}` in 32 bytes: 32/32).
   public static let layoutHidden = LayoutCaveats(rawValue: 1 << 6)
 
   /// One phrase per caveat, in declaration order.
