@@ -100,6 +100,11 @@ import Testing
     ).layout()
     #expect(layout.arguments.dropFirst().map(\.layout.size) == [8, 9, 8, 8, 1, 4, 3])
     #expect(layout.arguments.dropFirst().map(\.layout.alignment) == [4, 1, 4, 8, 1, 4, 1])
+    #expect(
+      layout.notes.contains {
+        $0.message
+          == "argument 5 occupies 1 byte but {Z5=b1} gives 4; the encoding hides packing, over-alignment or unencodable fields"
+      })
     let packed = try SignatureEncoding(parsing: "v45@?0{Packed=ci}8{Aligned=c}13").layout()
     #expect(packed.arguments.dropFirst().map(\.layout.size) == [5, 32])
     #expect(packed.arguments.dropFirst().map(\.layout.alignment) == [1, 32])
@@ -117,5 +122,7 @@ import Testing
     #expect(
       returned.notes.last?.message
         == "return value: {Packed=ci} occupies 5 bytes as an argument but its encoding gives 8")
+    let slot = try SignatureEncoding(parsing: "v9@?0{S}8").layout()
+    #expect(slot.notes.contains { $0.message == "argument 1 ({S}) has no size in its encoding; its slot is 1 byte" })
   }
 }

@@ -83,14 +83,16 @@ public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
       case .frameMismatch(let written, let expected):
         return "frame length is \(written); clang would write \(expected)"
       case .unencodableSlot(let observed):
-        return "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(observed) bytes"
+        return
+          "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(counted(observed, "byte"))"
       case .sizeFromOffsets(let type, let observed):
-        return "argument \(index) (\(type)) has no size in its encoding; its slot is \(observed) bytes"
+        return "argument \(index) (\(type)) has no size in its encoding; its slot is \(counted(observed, "byte"))"
       case .hiddenLayout(let type, let observed, let encoded):
-        return "argument \(index) occupies \(observed) bytes but \(type) gives \(encoded); "
+        return "argument \(index) occupies \(counted(observed, "byte")) but \(type) gives \(encoded); "
           + "the encoding hides packing, over-alignment or unencodable fields"
       case .hiddenReturn(let type, let observed, let encoded):
-        return "return value: \(type) occupies \(observed) bytes as an argument but its encoding gives \(encoded)"
+        return
+          "return value: \(type) occupies \(counted(observed, "byte")) as an argument but its encoding gives \(encoded)"
       case .estimate(let caveats):
         return argument.map { "argument \($0): \(caveats.description)" } ?? "return value: \(caveats.description)"
       case .text(let text):
