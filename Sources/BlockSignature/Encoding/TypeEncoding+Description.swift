@@ -145,3 +145,12 @@ extension TypeEncoding: Codable {
     try container.encode(description)
   }
 }
+
+extension TypeEncoding {
+  /// The encoding as a message shows it: in single quotes when it holds a space (`' '` is
+  /// `_Float16`, `__bf16` or `__float128`), which would be invisible or cut short otherwise.
+  var visibleDescription: String {
+    let text = description
+    return text.isEmpty || text.contains(" ") ? "'\(text)'" : text
+  }
+}

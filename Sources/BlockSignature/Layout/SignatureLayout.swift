@@ -64,6 +64,8 @@ public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
     case hiddenLayout(type: TypeEncoding, observed: Int, encoded: Int)
     case hiddenReturn(type: TypeEncoding, observed: Int, encoded: Int)
     case estimate(LayoutCaveats)
+    /// A single space whose slot the written offsets give: 2 or 16 bytes.
+    case floatingPointSlot(observed: Int)
     case text(String)
   }
 
@@ -86,15 +88,22 @@ public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
         return
           "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(counted(observed, "byte"))"
       case .sizeFromOffsets(let type, let observed):
-        return "argument \(index) (\(type)) has no size in its encoding; its slot is \(counted(observed, "byte"))"
+        return
+          "argument \(index) (\(type.visibleDescription)) has no size in its encoding; its slot is \(counted(observed, "byte"))"
       case .hiddenLayout(let type, let observed, let encoded):
-        return "argument \(index) occupies \(counted(observed, "byte")) but \(type) gives \(encoded); "
+        return
+          "argument \(index) occupies \(counted(observed, "byte")) but \(type.visibleDescription) gives \(encoded); "
           + "the encoding hides packing, over-alignment or unencodable fields"
       case .hiddenReturn(let type, let observed, let encoded):
         return
-          "return value: \(type) occupies \(counted(observed, "byte")) as an argument but its encoding gives \(encoded)"
+          "return value: \(type.visibleDescription) occupies \(counted(observed, "byte")) as an argument but its encoding gives \(encoded)"
       case .estimate(let caveats):
         return argument.map { "argument \($0): \(caveats.description)" } ?? "return value: \(caveats.description)"
+      case .floatingPointSlot(16):
+        return "argument \(index): ' ' is __float128 (16 bytes in the frame)"
+      case .floatingPointSlot(let observed):
+        return "argument \(index): ' ' is _Float16 or __bf16 (\(counted(observed, "byte")) in the frame), "
+          + "which the encoding does not tell apart"
       case .text(let text):
         return text
       }
@@ -149,6 +158,25 @@ extension TypeEncoding {
 }
 
 extension SignatureEncoding {
+  /// The bytes the written offsets give argument `index`: from its offset to the next
+  /// argument's, or to the frame length for the last, as ``layout(for:)`` reads them; `nil`
+  /// when either is not written, or they go backwards or too far apart for `Int`.
+  func writtenSlot(ofArgument index: Int) -> Int? {
+    guard let written = arguments[index].offset?.value,
+      let next = index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value,
+      next >= written
+    else { return nil }
+    let (gap, overflowed) = next.subtractingReportingOverflow(written)
+    return overflowed ? nil : gap
+  }
+
+  /// Whether argument `index` is a single space (qualifiers aside) the written offsets give 16
+  /// bytes: `__float128`, the one type of that size clang encodes as a space (`_Float16` and
+  /// `__bf16` take 2). ``layout(for:)`` gives it 16 bytes aligned to 16 on the same evidence.
+  func isFloat128(argument index: Int) -> Bool {
+    TypeShape(arguments[index].type) == .otherFloat && writtenSlot(ofArgument: index) == 16
+  }
+
   /// Computes sizes, slots and clang's offsets on `model`, and checks the written ones.
   ///
   ///     let layout = try SignatureEncoding(parsing: "i24@?0i8r*12").layout(for: .x86_64SysV)
@@ -193,7 +221,12 @@ extension SignatureEncoding {
         if returnHiddenSize == nil, arguments[index].type == returnType { returnHiddenSize = observed }
       }
       let estimate = layout.caveats.subtracting(.layoutHidden)
-      if !estimate.isEmpty, shape != .unencodable {
+      if shape == .otherFloat, estimate == .ambiguousFloatingPoint, let observed = writtenSlot(ofArgument: index),
+        observed == 2 || observed == 16
+      {
+        // The frame says which of the types a space stands for can be meant.
+        notes.append(LayoutNote(kind: .estimate, argument: index, details: .floatingPointSlot(observed: observed)))
+      } else if !estimate.isEmpty, shape != .unencodable {
         notes.append(LayoutNote(kind: .estimate, argument: index, details: .estimate(estimate)))
       }
       result.append(ArgumentLayout(layout: layout, slotSize: slot, offset: running, writtenOffset: written))
