@@ -272,6 +272,29 @@ import Testing
       output.stdout.contains("argument 1 has no encoding (a vector, member pointer or _BitInt); its slot is 16 bytes"))
   }
 
+  /// `^_Float16(_Float16 h, __bf16 b, __float128 q)` as clang writes it for x86_64 Linux: the
+  /// space with 16 bytes of frame is `__float128` in every column, the 2-byte ones `_Float16`
+  /// with a note that says `__bf16` looks the same.
+  @Test func spaceWithSixteenBytesIsFloat128() throws {
+    let output = try Self.decode(["--", " 28@?0 8 10 12"])
+    #expect(output.status == 0)
+    #expect(output.stdout.contains("  declaration: _Float16 (^)(_Float16, _Float16, __float128)\n"))
+    #expect(output.stdout.contains("  swift: @convention(block) (Float16, Float16, /* __float128 */) -> Float16\n"))
+    #expect(output.stdout.contains("  argument 1            _Float16       2      2       8\n"))
+    #expect(output.stdout.contains("  argument 3            __float128    16     16      12\n"))
+    #expect(
+      output.stdout.contains(
+        "note: argument 1: ' ' is _Float16 or __bf16 (2 bytes in the frame), which the encoding does not tell apart"))
+    #expect(output.stdout.contains("note: argument 3 (' ') has no size in its encoding; its slot is 16 bytes"))
+    #expect(!output.stdout.contains("( )"))
+    let json = try Self.decode(["--json", "--", " 28@?0 8 10 12"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let arguments = try #require(object["arguments"] as? [[String: Any]])
+    #expect(arguments.map { $0["declaration"] as? String } == ["void (^)()", "_Float16", "_Float16", "__float128"])
+    #expect(object["declaration"] as? String == "_Float16 (^)(_Float16, _Float16, __float128)")
+    #expect(object["swiftType"] as? String == "@convention(block) (Float16, Float16, /* __float128 */) -> Float16")
+  }
+
   @Test func unknownTargetIsAUsageError() throws {
     let output = try Self.decode(["--target", "pdp11", "i"])
     #expect(output.status == 64)

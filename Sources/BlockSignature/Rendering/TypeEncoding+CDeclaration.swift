@@ -21,25 +21,52 @@ extension SignatureEncoding {
   /// (`int (*)(id, SEL, int)`), or the types of a type list separated by commas.
   ///
   ///     try SignatureEncoding(parsing: "i20@?0i8r*12").cDeclaration()  // "int (^)(int, const char *)"
+  ///
+  /// Arguments are spelled as ``cDeclaration(ofArgument:name:for:)`` spells them: a single
+  /// space whose written offsets give it 16 bytes is `__float128`.
   public func cDeclaration(for model: DataModel = .x86_64SysV) -> String {
     let renderer = CRenderer(model: model)
     switch kind {
     case .block:
-      let parameters = explicitArguments.map { renderer.declare($0.type, "", isConst: false) }
+      let parameters = explicitArguments.indices.map { renderer.declare(argument: $0, of: self) }
       return renderer.declare(
         returnType, "(^)(\(parameters.isEmpty ? "void" : parameters.joined(separator: ", ")))", isConst: false)
     case .method:
-      let parameters = arguments.map { renderer.declare($0.type, "", isConst: false) }
+      let parameters = arguments.indices.map { renderer.declare(argument: $0, of: self) }
       return renderer.declare(returnType, "(*)(\(parameters.joined(separator: ", ")))", isConst: false)
     case .types:
-      return ([returnType] + arguments.map(\.type)).map { renderer.declare($0, "", isConst: false) }
+      return
+        ([renderer.declare(returnType, "", isConst: false)]
+        + arguments.indices.map { renderer.declare(argument: $0, of: self) })
         .joined(separator: ", ")
     }
+  }
+
+  /// The C type of argument `index` (0 is the block, or `self`), optionally declaring `name`, as
+  /// the signature shows it.
+  ///
+  /// It is the argument type's ``TypeEncoding/cDeclaration(name:for:)`` but for a single space,
+  /// which clang writes for `_Float16`, `__bf16` and `__float128` alike: where the written
+  /// offsets give the argument 16 bytes, it is `__float128`; otherwise `_Float16`, which may
+  /// also be `__bf16` (2 bytes too: nothing tells them apart). A return value's size is not in
+  /// the frame, so a space there is always `_Float16`.
+  ///
+  ///     let signature = try SignatureEncoding(parsing: " 28@?0 8 10 12")
+  ///     signature.cDeclaration(ofArgument: 3)  // "__float128"
+  ///     signature.cDeclaration(ofArgument: 1)  // "_Float16"
+  ///     signature.cDeclaration()               // "_Float16 (^)(_Float16, _Float16, __float128)"
+  ///
+  /// - Precondition: `index` is an index of ``arguments``.
+  public func cDeclaration(ofArgument index: Int, name: String = "", for model: DataModel = .x86_64SysV) -> String {
+    CRenderer(model: model).declare(argument: index, of: self, name: name)
   }
 }
 
 struct CRenderer {
   let model: DataModel
+  /// How a single space is spelled: `_Float16`, or `__float128` for an argument the written
+  /// offsets give 16 bytes.
+  var otherFloatName = "_Float16"
 
   private func join(_ base: String, _ declarator: String) -> String {
     declarator.isEmpty ? base : declarator.hasPrefix("[") ? base + declarator : base + " " + declarator
@@ -67,7 +94,7 @@ struct CRenderer {
     case .float: "float"
     case .double: "double"
     case .longDouble: "long double"
-    case .otherFloat: "_Float16"
+    case .otherFloat: otherFloatName
     case .bool: "_Bool"
     case .void: "void"
     case .cString: "char *"
@@ -76,6 +103,14 @@ struct CRenderer {
     case .atom: "NXAtom"
     case .unknown: "void"
     }
+  }
+
+  /// Argument `index` of `signature`, declaring `name`: a space is `__float128` where the
+  /// written offsets give it 16 bytes.
+  func declare(argument index: Int, of signature: SignatureEncoding, name: String = "") -> String {
+    var renderer = self
+    if signature.isFloat128(argument: index) { renderer.otherFloatName = "__float128" }
+    return renderer.declare(signature.arguments[index].type, name, isConst: false)
   }
 
   /// `type` declaring `declarator`. `isConst` is clang's leading `r`: `const` on the innermost

@@ -24,26 +24,62 @@ extension SignatureEncoding {
   ///
   ///     try SignatureEncoding(parsing: "i20@?0i8r*12").swiftType()
   ///     // "@convention(block) (Int32, UnsafePointer<CChar>?) -> Int32"
+  ///
+  /// A single space whose written offsets give it 16 bytes is `__float128` (see
+  /// ``cDeclaration(ofArgument:name:for:)``), for which Swift has no type: it is the comment
+  /// `/* __float128 */` alone, as a 128-bit `long double` is.
+  ///
+  ///     try SignatureEncoding(parsing: " 28@?0 8 10 12").swiftType()
+  ///     // "@convention(block) (Float16, Float16, /* __float128 */) -> Float16"
   public func swiftType(for model: DataModel = .x86_64SysV) -> String {
     let renderer = SwiftRenderer(model: model)
     switch kind {
     case .block:
-      let parameters = explicitArguments.map { renderer.render($0.type, asParameter: true) }
+      let parameters = explicitArguments.indices.map { renderer.render(argument: $0, of: self, asParameter: true) }
       return
         "@convention(block) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
     case .method:
-      let parameters = arguments.map { renderer.render($0.type, asParameter: true) }
+      let parameters = arguments.indices.map { renderer.render(argument: $0, of: self, asParameter: true) }
       return
         "@convention(c) (\(parameters.joined(separator: ", "))) -> \(renderer.render(returnType, asParameter: false))"
     case .types:
-      return ([returnType] + arguments.map(\.type)).map { renderer.render($0, asParameter: false) }
+      return
+        ([renderer.render(returnType, asParameter: false)]
+        + arguments.indices.map { renderer.render(argument: $0, of: self, asParameter: false) })
         .joined(separator: ", ")
     }
   }
 }
 
+extension SignatureEncoding {
+  /// The Swift type of argument `index` as a parameter: the argument type's
+  /// ``TypeEncoding/swiftType(for:)``, but a single space whose written offsets give it 16
+  /// bytes is `__float128`, which Swift does not import (see
+  /// ``cDeclaration(ofArgument:name:for:)``).
+  ///
+  ///     let signature = try SignatureEncoding(parsing: " 28@?0 8 10 12")
+  ///     signature.swiftType(ofArgument: 1)  // "Float16"
+  ///     signature.swiftType(ofArgument: 3)  // "/* __float128 */"
+  ///
+  /// - Precondition: `index` is an index of ``arguments``.
+  public func swiftType(ofArgument index: Int, for model: DataModel = .x86_64SysV) -> String {
+    SwiftRenderer(model: model).render(argument: index, of: self, asParameter: true)
+  }
+}
+
 struct SwiftRenderer {
   let model: DataModel
+  /// How a single space imports: `Float16`, or a comment for `__float128` (an argument the
+  /// written offsets give 16 bytes), which Swift does not import.
+  var otherFloatName = "Float16"
+
+  /// Argument `index` of `signature`: a space is `__float128` where the written offsets give
+  /// it 16 bytes.
+  func render(argument index: Int, of signature: SignatureEncoding, asParameter: Bool) -> String {
+    var renderer = self
+    if signature.isFloat128(argument: index) { renderer.otherFloatName = "/* __float128 */" }
+    return renderer.render(signature.arguments[index].type, asParameter: asParameter)
+  }
 
   func primitive(_ code: TypeCode) -> String {
     switch code {
@@ -67,7 +103,7 @@ struct SwiftRenderer {
     // A double; the x87 type (the x86 models); else IEEE quad, for which Swift has no type.
     case .longDouble:
       model.longDoubleSize == 8 ? "Double" : (model.isCharSigned ? "Float80" : "/* long double */")
-    case .otherFloat: "Float16"
+    case .otherFloat: otherFloatName
     case .bool: "Bool"
     case .void: "Void"
     case .cString: "UnsafeMutablePointer<CChar>?"  // `r*` is `UnsafePointer<CChar>?` (see `pointer`)

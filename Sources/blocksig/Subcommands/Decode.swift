@@ -158,7 +158,7 @@ struct DecodeReport {
   /// The C declaration: a function pointer for the function form.
   var declaration: String {
     guard isFunction else { return signature.cDeclaration(for: model) }
-    let parameters = signature.arguments.map { $0.type.cDeclaration(for: model) }
+    let parameters = signature.arguments.indices.map { signature.cDeclaration(ofArgument: $0, for: model) }
     let list = parameters.isEmpty ? "void" : parameters.joined(separator: ", ")
     return signature.returnType.cDeclaration(name: "(*)(\(list))", for: model)
   }
@@ -166,7 +166,8 @@ struct DecodeReport {
   /// The Swift type: `@convention(c)` for the function form.
   var swiftType: String {
     guard isFunction else { return signature.swiftType(for: model) }
-    let parameters = signature.arguments.map { $0.type.swiftType(for: model) }.joined(separator: ", ")
+    let parameters = signature.arguments.indices.map { signature.swiftType(ofArgument: $0, for: model) }
+      .joined(separator: ", ")
     // A return type is never an array, so the parameter spelling is the value's.
     return "@convention(c) (\(parameters)) -> \(signature.returnType.swiftType(for: model))"
   }
@@ -182,7 +183,7 @@ struct DecodeReport {
     for (index, argument) in signature.arguments.enumerated() {
       let argumentLayout = layout.arguments[index]
       rows.append([
-        argumentLabel(index), argument.type.description, argument.type.cDeclaration(for: model),
+        argumentLabel(index), argument.type.description, signature.cDeclaration(ofArgument: index, for: model),
         String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
         signature.kind == .types && !signature.hasOffsets
           ? "" : String(argument.offset?.value ?? argumentLayout.offset),
@@ -221,7 +222,8 @@ struct DecodeReport {
         alignment: layout.arguments[index].layout.alignment,
         offset: argument.offset?.value ?? layout.arguments[index].offset,
         slotSize: layout.arguments[index].slotSize,
-        declaration: argument.type.cDeclaration(for: model), exact: layout.arguments[index].layout.isExact)
+        declaration: signature.cDeclaration(ofArgument: index, for: model),
+        exact: layout.arguments[index].layout.isExact)
     }
     let report = DecodeReportV1(
       serializationVersion: 1, input: input, kind: signature.kind.rawValue, form: form, target: model.name,
