@@ -31,7 +31,7 @@ import Testing
       "v@?^v^^i^{S}r^{P=dic}",
       "@convention(block) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<Int32>?>?, OpaquePointer?, UnsafePointer<P>?) -> Void"
     ),
-    ("v@?@?<i@?i>", "@convention(block) ((@convention(block) (Int32) -> Int32)?) -> Void"),
+    ("v@?@?<i@?i>", "@convention(block) (((Int32) -> Int32)?) -> Void"),
     ("{P=dic}@?[4i]", "@convention(block) (UnsafeMutablePointer<Int32>?) -> P"),
     // Swift's importer: a pointer to a union without fields is opaque, `const void *` is
     // UnsafeRawPointer, a class name's protocol list is dropped.
@@ -122,6 +122,36 @@ import Testing
       }
     }
     #expect(compared >= 60 && approximated >= 8, "\(compared) compared, \(approximated) not imported")
+  }
+
+  /// Blocks in Apple's extended encodings (`@?<i@?i>`) as the importer gives them: bridged to
+  /// Swift closures as parameters and results (`((Int32) -> Int32)?`), `@convention(block)`
+  /// behind a pointer or in an array (`swift-synthesize-interface`, host target).
+  @Test func nestedBlocksAreWhatSwiftsImporterGives() throws {
+    let cases: [(declaration: String, encoding: String)] = [
+      ("void (^p)(int (^)(int))", "v@?@?<i@?i>"), ("int (^(^p)(void))(int)", "@?<i@?i>@?"),
+      ("void (^p)(void (^)(int (^)(int)))", "v@?@?<v@?@?<i@?i>>"), ("void (^p)(int (^*)(int))", "v@?^@?<i@?i>"),
+      ("void (^p)(int (^[2])(int))", "v@?[2@?<i@?i>]"), ("void (^p)(void (^)(void))", "v@?@?<v@?>"),
+      ("void (^p)(const char *(^)(void *, double))", "v@?@?<r*@?^vd>"),
+    ]
+    let folder = try Toolchain.temporaryDirectory("blocksig-nested")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let header = cases.enumerated().map {
+      "extern \($1.declaration.replacingOccurrences(of: "(^p)", with: "(^p\($0))"));\n"
+    }
+    try header.joined().write(to: folder.appendingPathComponent("blocks.h"), atomically: true, encoding: .utf8)
+    try "module Blocks {\n  header \"blocks.h\"\n}\n".write(
+      to: folder.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
+    let synthesized = try Toolchain.run(
+      Toolchain.tool("swift-synthesize-interface"),
+      ["-module-name", "Blocks", "-I", folder.path, "-target", "x86_64-unknown-linux-gnu", "-Xcc", "-fblocks"])
+    #expect(synthesized.status == 0, "\(synthesized.stderr)")
+    for (index, item) in cases.enumerated() {
+      let prefix = "public var p\(index): ("
+      let line = try #require(synthesized.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) })
+      let imported = String(line.dropFirst(prefix.count).dropLast(2))  // `(…)!`
+      #expect(try SignatureEncoding(parsing: item.encoding).swiftType() == imported, "\(item.declaration)")
+    }
   }
 
   /// `long double` as Swift imports it: `Float80` where it is the x87 type, `Double` where it

@@ -129,9 +129,8 @@ struct SwiftRenderer {
       }
       return "AnyObject?"
     case .block(let signature):
-      guard let signature, let result = signature.first else { return "AnyObject?" }
-      let parameters = signature.dropFirst(2).map { render($0, asParameter: true) }
-      return "(@convention(block) (\(parameters.joined(separator: ", "))) -> \(render(result, asParameter: false)))?"
+      // A parameter or result: the importer bridges it to a Swift closure, `((Int32) -> Int32)?`.
+      return block(signature, bridged: true)
     case .pointer(let pointee):
       return pointer(to: pointee, isConst: false)
     case .qualified(.const, .pointer(let pointee)):
@@ -142,7 +141,7 @@ struct SwiftRenderer {
       return render(inner, asParameter: asParameter)
     case .array(let count, let element):
       if asParameter { return pointer(to: element, isConst: false) }
-      let item = render(element, asParameter: false)
+      let item = element.unqualified.isBlock ? render(inMemory: element) : render(element, asParameter: false)
       if count <= 16, Int(count) * (item.utf8.count + 2) <= Self.maximumTupleLength {
         return "(" + Array(repeating: item, count: Int(count)).joined(separator: ", ") + ")"
       }
@@ -164,6 +163,22 @@ struct SwiftRenderer {
 
   /// A pointer to `pointee`. `isConst` is clang's leading `r`: `const` on the innermost
   /// pointee, the first that is not itself a pointer (`r^^i` is `const int **`).
+  /// A block type: bridged to a Swift closure where it is a parameter or a result
+  /// (`((Int32) -> Int32)?`), as the importer makes it, or `@convention(block)` where it sits in
+  /// memory (behind a pointer, in an array): `(@convention(block) (Int32) -> Int32)?`. Without
+  /// its signature (outside Apple's extended encodings) it is an object, `AnyObject?`.
+  func block(_ signature: [TypeEncoding]?, bridged: Bool) -> String {
+    guard let signature, let result = signature.first else { return "AnyObject?" }
+    let parameters = signature.dropFirst(2).map { render($0, asParameter: true) }.joined(separator: ", ")
+    return "(\(bridged ? "" : "@convention(block) ")(\(parameters)) -> \(render(result, asParameter: false)))?"
+  }
+
+  /// A value stored in memory (a pointee, an array element): blocks keep `@convention(block)`.
+  func render(inMemory type: TypeEncoding) -> String {
+    if case .block(let signature) = type.unqualified { return block(signature, bridged: false) }
+    return render(type, asParameter: false)
+  }
+
   func pointer(to pointee: TypeEncoding, isConst: Bool) -> String {
     var isConst = isConst
     var target = pointee
@@ -190,7 +205,7 @@ struct SwiftRenderer {
     case .primitive(.longDouble) where render(target, asParameter: false).hasPrefix("/*"):
       return "OpaquePointer?"
     default:
-      let inner = render(target, asParameter: false)
+      let inner = render(inMemory: target)
       return isConst ? "UnsafePointer<\(inner)>?" : "UnsafeMutablePointer<\(inner)>?"
     }
   }
