@@ -1,5 +1,6 @@
 import BlockSignature
 import Foundation
+import TestSupport
 import Testing
 
 /// One row of the compatibility table: two signatures, a level, and every diagnostic expected.
@@ -434,6 +435,38 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     #expect(report.diagnostics.map(\.message) == ["argument 1: size 4 does not match size 8 (i vs q)"])
   }
 
+  /// Swift closures as a block's parameters and result are passed as blocks: the signatures
+  /// `swiftc -emit-ir` writes for such blocks (closures of them cannot be linked on Linux: the
+  /// bridging calls the Objective-C runtime) are the ones the types give.
+  @Test func closuresAsParametersAndResultsAreBlocks() throws {
+    let types = [
+      ("(((Int32) -> Int32)?) -> Void", "{ _ in }"), ("(@escaping (Double) -> Void) -> Int8", "{ _ in 0 }"),
+      ("() -> ((Int16) -> Int16)?", "{ nil }"), ("(((((Float) -> Float)?) -> Void)?) -> Void", "{ _ in }"),
+      ("((@convention(block) (UInt8) -> UInt8)?, Int) -> UInt16", "{ _, _ in 0 }"),
+    ]
+    var source = "@inline(never) func keep(_ value: Any) { print(value) }\n"
+    for (index, (type, body)) in types.enumerated() {
+      source += "let b\(index): @convention(block) \(type) = \(body)\nkeep(b\(index))\n"
+    }
+    let folder = try Toolchain.temporaryDirectory("blocksig-closures")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("main.swift")
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    let compiled = try Toolchain.run(Toolchain.tool("swiftc"), ["-emit-ir", "-o", "-", file.path])
+    #expect(compiled.status == 0, "\(compiled.stderr)")
+    // The signature strings in the IR: `c"v16@?0@?<i@?i>8\00"`.
+    let emitted = Set(
+      compiled.stdout.components(separatedBy: "c\"").dropFirst().compactMap { piece -> String? in
+        guard let end = piece.range(of: "\\00\"") else { return nil }
+        let string = String(piece[..<end.lowerBound])
+        return string.contains("@?0") ? string : nil
+      })
+    let ours = Set(try types.map { try SwiftFunctionType(parsing: $0.0).blockEncoding.description })
+    // The IR also holds the signatures of the closures' own thunks (`s12@?0s8`).
+    #expect(ours.isSubset(of: emitted), "\(ours.subtracting(emitted)) not in \(emitted)")
+    #expect(ours.count == types.count)
+  }
+
   @Test func classObjects() throws {
     // A closure taking AnyClass needs the Objective-C runtime to exist; `swiftc -emit-ir` of one
     // shows `#` on Linux too.
@@ -471,14 +504,17 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     arguments: zip(
       [
         "(String) -> Void", "(Int32?) -> Void", "(Int32, Int32)", "(Int32) throws -> Void",
-        "((Int32) -> Void) -> Void", "(Void) -> Void", "(Int32) -> Int32 x",
+        "(UnsafePointer<(Int32) -> Void>) -> Void", "(Void) -> Void", "(Int32) -> Int32 x",
+        "(UnsafePointer<((Int32) -> Void)>) -> Void",
       ],
       [
         ("type String has no C encoding", 1), ("an optional i has no C encoding", 1),
         ("expected a function type '(…) -> …'", 0),
         ("a throwing function has no C representation", 8),
-        ("a Swift closure has no C encoding; use @convention(block) or @convention(c)", 1),
+        ("a Swift closure has no C encoding; use @convention(block) or @convention(c)", 15),
         ("a parameter cannot be Void", 1), ("unexpected text after the function type", 17),
+        // A closure inside another type is not a block (only a block's parameters and result are).
+        ("a Swift closure has no C encoding; use @convention(block) or @convention(c)", 16),
       ]))
   func unrepresentableTypes(_ text: String, _ expected: (String, Int)) throws {
     let error = try #require(throws: SwiftTypeError.self) { try SwiftFunctionType(parsing: text) }

@@ -25,6 +25,7 @@
 /// | `UnsafeRawPointer`, `UnsafeMutableRawPointer`, `OpaquePointer` | `^v` |
 /// | `AnyObject`, `AnyClass` | `@`, `#` |
 /// | `@convention(block) (…) -> R` | `@?<R@?…>` |
+/// | `(…) -> R` as a parameter or result of a block (Swift passes it as a block) | `@?<R@?…>` |
 /// | `@convention(c) (…) -> R` | `^?` |
 /// | `Void`, `()` | `v` |
 ///
@@ -137,6 +138,8 @@ private struct SwiftTypeParser {
     var innermostConst: Bool
     var isOptionalAllowed: Bool
     var isVoid: Bool = false
+    /// A Swift closure (no `@convention`), a block only where Swift bridges it.
+    var isPlainClosure: Bool = false
 
     var topLevel: TypeEncoding { innermostConst ? .qualified(.const, encoding) : encoding }
   }
@@ -242,7 +245,10 @@ private struct SwiftTypeParser {
     return try parseFunction(first: &first)
   }
 
-  /// `parseFunction()`, also giving the first parameter when it is not a function.
+  /// `parseFunction()`, also giving the first parameter when it is not a function. Its
+  /// parameters and result may be Swift closures, which Swift passes as blocks
+  /// (`((Int32) -> Int32)?` is `@?<i@?i>`); `swiftc` accepts them in `@convention(block)` and
+  /// `@convention(c)` function types alike, not inside other types (`UnsafePointer<…>`).
   mutating func parseFunction(first: inout FirstElement?) throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding])? {
     let start = position
     guard consume("(") else { return nil }
@@ -253,7 +259,7 @@ private struct SwiftTypeParser {
         let parameterStart = position
         let isInout = consume("inout")
         let typeStart = position
-        let mapped = try parseType()
+        let mapped = try parseType(bridgingClosures: true)
         if parameters.isEmpty { first = FirstElement(start: typeStart, end: position, mapped: mapped) }
         if mapped.isVoid { throw error(.notRepresentable, "a parameter cannot be Void", at: parameterStart) }
         parameters.append(isInout ? Self.pointer(to: mapped, isConst: false).topLevel : mapped.topLevel)
@@ -270,7 +276,7 @@ private struct SwiftTypeParser {
       position = start
       return nil
     }
-    let result = try parseType()
+    let result = try parseType(bridgingClosures: true)
     return (result.topLevel, parameters)
   }
 
@@ -286,7 +292,9 @@ private struct SwiftTypeParser {
     position = save
   }
 
-  mutating func parseType() throws(SwiftTypeError) -> Mapped {
+  /// A type; `bridgingClosures` where a Swift closure stands for a block (a block's parameter
+  /// or result, or what parentheses around one hold).
+  mutating func parseType(bridgingClosures: Bool = false) throws(SwiftTypeError) -> Mapped {
     depth += 1
     defer { depth -= 1 }
     guard depth <= maximumDepth else {
@@ -300,10 +308,11 @@ private struct SwiftTypeParser {
       var first: FirstElement? = nil
       if let (result, parameters) = try parseFunction(first: &first) {
         switch convention {
-        case "block":
+        case "block",
+          nil where bridgingClosures:
           mapped = Mapped(
             encoding: .block(signature: [result, .block(signature: nil)] + parameters), innermostConst: false,
-            isOptionalAllowed: true)
+            isOptionalAllowed: true, isPlainClosure: convention == nil)
         case "c":
           mapped = Mapped(
             encoding: .pointer(.primitive(.unknown)), innermostConst: false, isOptionalAllowed: true)
@@ -320,11 +329,17 @@ private struct SwiftTypeParser {
             encoding: .primitive(.void), innermostConst: false, isOptionalAllowed: false, isVoid: true)
         } else {
           if let first, first.start == position {
-            // Parsed already, from the same place, as the list's first parameter.
+            // Parsed already, from the same place, as the list's first parameter, where a
+            // closure is a block: here it may not be.
+            if first.mapped.isPlainClosure && !bridgingClosures {
+              throw error(
+                .notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)",
+                at: position)
+            }
             mapped = first.mapped
             position = first.end
           } else {
-            mapped = try parseType()
+            mapped = try parseType(bridgingClosures: bridgingClosures)
           }
           guard consume(")") else {
             throw error(.notRepresentable, "a tuple has no C encoding", at: start)
