@@ -125,4 +125,18 @@ import Testing
     let slot = try SignatureEncoding(parsing: "v9@?0{S}8").layout()
     #expect(slot.notes.contains { $0.message == "argument 1 ({S}) has no size in its encoding; its slot is 1 byte" })
   }
+
+  /// A structure whose encoding knows only part of its size (a member without fields) takes
+  /// the size its slot shows when that is more than 4 bytes: clang's slot is the size, or 4
+  /// for anything smaller (so a 4-byte slot leaves the encoded size). Both layout paths agree.
+  @Test func partlyKnownSizeTakesTheSlot() throws {
+    for (text, sizes) in [
+      ("v20@?0{T=i{S}}8", [12]), ("v32@?0{T=i{S}}8{U=c{S}}20i28", [12, 8, 4]), ("v16@?0{T=c{S}}8c12", [1, 1]),
+    ] {
+      let layout = try SignatureEncoding(parsing: text).layout()
+      #expect(layout.arguments.dropFirst().map(\.layout.size) == sizes, "\(text)")
+      #expect(layout.arguments.dropFirst().allSatisfy { $0.layout.size % $0.layout.alignment == 0 }, "\(text)")
+      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: .x86_64SysV), "\(text)")
+    }
+  }
 }
