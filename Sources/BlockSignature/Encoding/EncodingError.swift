@@ -3,9 +3,9 @@
 ///     do {
 ///       _ = try TypeEncoding(parsing: "{S=i")
 ///     } catch {
-///       print(error)  // unterminated structure at offset 4
+///       print(error)  // unterminated structure at offset 0
 ///       error.kind    // .unterminatedStructure
-///       error.offset  // 4
+///       error.offset  // 0 (the structure's opening brace)
 ///     }
 public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What went wrong.
