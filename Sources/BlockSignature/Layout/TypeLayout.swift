@@ -91,8 +91,8 @@ public struct LayoutCaveats: OptionSet, Hashable, Sendable, CustomStringConverti
 
 /// A layout that cannot be represented, such as an array whose size overflows.
 ///
-///     try TypeEncoding(parsing: "[99999999999999999999q]")  // parses
-///       .layout(for: .x86_64SysV)                         // throws .sizeOverflow
+///     try TypeEncoding(parsing: "[9999999999999999999q]")  // parses
+///       .layout(for: .x86_64SysV)                        // throws .sizeOverflow
 public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What went wrong.
   public var kind: Kind
@@ -105,7 +105,7 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     self.encoding = encoding
   }
 
-  /// "size overflow in [99999999999999999999q]".
+  /// "size overflow in [9999999999999999999q]".
   public var description: String {
     "\(kind.rawValue == "sizeOverflow" ? "size overflow" : kind.rawValue) in \(encoding)"
   }
