@@ -190,6 +190,7 @@ public struct BlockInfo: Hashable, Sendable {
 
   /// The signature parsed, or nil when the block has none.
   ///
+  ///     info.signature                              // "i20@?0i8q12"
   ///     try info.parsedSignature()?.cDeclaration()  // "int (^)(int, long)"
   ///
   /// - Throws: ``EncodingError`` when the signature bytes are not a valid encoding.
