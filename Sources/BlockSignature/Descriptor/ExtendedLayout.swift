@@ -144,7 +144,8 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
     instructions.reduce(0) { $0 + ($1.opcode == opcode ? $1.count : 0) }
   }
 
-  /// The instructions in words, e.g. `strong × 2, byref × 1`, or `none`.
+  /// The form and the instructions in words, e.g. `bytes: strong × 1, byref × 2`,
+  /// `inline (empty)`, or `none`.
   public var description: String {
     switch form {
     case .none: "none"
