@@ -1,8 +1,19 @@
 import BlockSignature
 import Testing
 
-/// The README's library example, kept compiling and true.
+/// The README's library examples, kept compiling and true.
 @Suite struct ReadmeExampleTests {
+  @Test func liveBlock() throws {
+    let block: @convention(block) (Int32, Int) -> Int32 = { a, b in a &+ Int32(truncatingIfNeeded: b) }
+    let pointer = unsafeBitCast(block, to: UnsafeRawPointer.self)
+    let info = try withExtendedLifetime(block) { try BlockInfo(inspecting: pointer) }
+    #expect("\(info.kind)" == "heap")
+    #expect(info.signature == "i20@?0i8q12")
+    #expect(info.flags.names == ["BLOCK_NEEDS_FREE", "BLOCK_HAS_COPY_DISPOSE", "BLOCK_HAS_SIGNATURE"])
+    #expect(info.referenceCount == 1)
+    #expect(BlocksRuntime.current?.path.hasSuffix("/usr/lib/swift/linux/libBlocksRuntime.so") == true)
+  }
+
   @Test func conversionAndCompatibility() throws {
     let block = try SignatureEncoding(parsing: "i20@?0i8r*12")
     #expect(block.cDeclaration() == "int (^)(int, const char *)")
