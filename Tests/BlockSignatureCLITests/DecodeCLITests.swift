@@ -280,8 +280,9 @@ import Testing
     #expect(output.status == 0)
     #expect(output.stdout.contains("  declaration: _Float16 (^)(_Float16, _Float16, __float128)\n"))
     #expect(output.stdout.contains("  swift: @convention(block) (Float16, Float16, /* __float128 */) -> Float16\n"))
-    #expect(output.stdout.contains("  argument 1            _Float16       2      2       8\n"))
-    #expect(output.stdout.contains("  argument 3            __float128    16     16      12\n"))
+    // The encoding column quotes the space (a blank cell otherwise); JSON keeps it as it is.
+    #expect(output.stdout.contains("  argument 1  ' '       _Float16       2      2       8\n"))
+    #expect(output.stdout.contains("  argument 3  ' '       __float128    16     16      12\n"))
     #expect(
       output.stdout.contains(
         "note: argument 1: ' ' is _Float16 or __bf16 (2 bytes in the frame), which the encoding does not tell apart"))
@@ -291,6 +292,7 @@ import Testing
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let arguments = try #require(object["arguments"] as? [[String: Any]])
     #expect(arguments.map { $0["declaration"] as? String } == ["void (^)()", "_Float16", "_Float16", "__float128"])
+    #expect(arguments.map { $0["encoding"] as? String } == ["@?", " ", " ", " "])
     #expect(object["declaration"] as? String == "_Float16 (^)(_Float16, _Float16, __float128)")
     #expect(object["swiftType"] as? String == "@convention(block) (Float16, Float16, /* __float128 */) -> Float16")
   }

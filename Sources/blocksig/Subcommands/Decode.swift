@@ -172,18 +172,25 @@ struct DecodeReport {
     return "@convention(c) (\(parameters)) -> \(signature.returnType.swiftType(for: model))"
   }
 
+  /// An encoding as the table shows it: a lone space (`_Float16`, `__bf16`, `__float128`) quoted,
+  /// so the cell is not blank.
+  static func cell(_ type: TypeEncoding) -> String {
+    let text = type.description
+    return text == " " ? "' '" : text
+  }
+
   func text() -> String {
     var rows: [[String]] = [["", "encoding", "C type", "size", "align", "offset"]]
     let returnType = signature.returnType
     rows.append([
-      signature.kind == .types && !isFunction ? "type 1" : "return", returnType.description,
+      signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
       returnType.cDeclaration(for: model),
       String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
     ])
     for (index, argument) in signature.arguments.enumerated() {
       let argumentLayout = layout.arguments[index]
       rows.append([
-        argumentLabel(index), argument.type.description, signature.cDeclaration(ofArgument: index, for: model),
+        argumentLabel(index), Self.cell(argument.type), signature.cDeclaration(ofArgument: index, for: model),
         String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
         signature.kind == .types && !signature.hasOffsets
           ? "" : String(argument.offset?.value ?? argumentLayout.offset),
