@@ -66,6 +66,25 @@ import Testing
   }
 
   /// Notes come in argument order, the frame's last.
+  /// Notes name positions as the signature's form does: a block's or method's arguments from
+  /// 0 (the block, `self`), a C function's (`i12i4r*4`) from 1 after the return value, a list
+  /// of types by type number.
+  @Test func notesNamePositionsAsTheFormDoes() throws {
+    #expect(
+      try SignatureEncoding(parsing: "i12i4r*4").layout().notes.map(\.message) == [
+        "argument 1 is at 4; clang would write 0", "argument 2 is at 4; clang would write 8",
+      ])
+    #expect(
+      try SignatureEncoding(parsing: "v16@?0i4").layout().notes.map(\.message).first
+        == "argument 1 is at 4; clang would write 8")
+    #expect(
+      try SignatureEncoding(parsing: "  i4").layout().notes.map(\.message) == [
+        "type 2: ' ' may be _Float16, __bf16 (2 bytes, assumed) or __float128 (16 bytes)",
+        "type 3 is at 4; clang would write 2",
+        "type 1: ' ' may be _Float16, __bf16 (2 bytes, assumed) or __float128 (16 bytes)",
+      ])
+  }
+
   @Test func notesAreInArgumentOrderWithTheFrameLast() throws {
     let layout = try SignatureEncoding(parsing: "v28@?0i8r*16").layout(for: .x86_64SysV)
     #expect(

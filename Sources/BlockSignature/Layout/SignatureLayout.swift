@@ -50,7 +50,10 @@ public struct ArgumentLayout: Hashable, Sendable {
 public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
   /// The finding's category.
   public var kind: Kind
-  /// The argument index (0 is the block or `self`), or `nil` for the frame or return value.
+  /// The argument index (0 is the block or `self`; in a list of types, 0 is the second type),
+  /// or `nil` for the frame or return value. ``message`` names it as the signature's form
+  /// does: `argument 1` for a block's first explicit argument and for a C function's
+  /// (`i12i0r*4`) first one, `type 2` in a list of types.
   public var argument: Int?
   /// What the text is made from.
   var details: Details
@@ -69,40 +72,56 @@ public struct LayoutNote: Hashable, Sendable, CustomStringConvertible {
     case text(String)
   }
 
+  /// How the text names positions: as a block's or method's arguments (0 is the block or
+  /// `self`), a C function's (`i12i0r*4`: 1 is the first after the return value), or a list of
+  /// types (`type 1` is the first type).
+  enum Numbering: Hashable, Sendable { case arguments, function, types }
+  var numbering = Numbering.arguments
+
   init(kind: Kind, argument: Int?, details: Details) {
     self.kind = kind
     self.argument = argument
     self.details = details
   }
 
+  /// `argument 2`, `type 3` or `return value`, as ``numbering`` says.
+  var position: String {
+    guard let argument else { return numbering == .types ? "type 1" : "return value" }
+    switch numbering {
+    case .arguments: return "argument \(argument)"
+    case .function: return "argument \(argument + 1)"
+    case .types: return "type \(argument + 2)"
+    }
+  }
+
   /// The text.
   public var message: String {
     get {
-      let index = argument ?? 0
+      let position = position
       switch details {
       case .offsetMismatch(let written, let expected):
-        return "argument \(index) is at \(written); clang would write \(expected)"
+        return "\(position) is at \(written); clang would write \(expected)"
       case .frameMismatch(let written, let expected):
         return "frame length is \(written); clang would write \(expected)"
       case .unencodableSlot(let observed):
         return
-          "argument \(index) has no encoding (a vector, member pointer or _BitInt); its slot is \(counted(observed, "byte"))"
+          "\(position) has no encoding (a vector, member pointer or _BitInt); its slot is \(counted(observed, "byte"))"
       case .sizeFromOffsets(let type, let observed):
         return
-          "argument \(index) (\(type.visibleDescription)) has no size in its encoding; its slot is \(counted(observed, "byte"))"
+          "\(position) (\(type.visibleDescription)) has no size in its encoding; its slot is \(counted(observed, "byte"))"
       case .hiddenLayout(let type, let observed, let encoded):
         return
-          "argument \(index) occupies \(counted(observed, "byte")) but \(type.visibleDescription) gives \(encoded); "
+          "\(position) occupies \(counted(observed, "byte")) but \(type.visibleDescription) gives \(encoded); "
           + "the encoding hides packing, over-alignment or unencodable fields"
       case .hiddenReturn(let type, let observed, let encoded):
         return
-          "return value: \(type.visibleDescription) occupies \(counted(observed, "byte")) as an argument but its encoding gives \(encoded)"
+          "\(position): \(type.visibleDescription) occupies \(counted(observed, "byte")) as an argument but its encoding gives \(encoded)"
       case .estimate(let caveats):
-        return argument.map { "argument \($0): \(caveats.description)" } ?? "return value: \(caveats.description)"
+        return "\(position): \(caveats.description)"
       case .floatingPointSlot(16):
-        return "argument \(index): ' ' is __float128 (16 bytes in the frame)"
+        return "\(position): ' ' is __float128 (16 bytes in the frame)"
       case .floatingPointSlot(let observed):
-        return "argument \(index): ' ' is _Float16 or __bf16 (\(counted(observed, "byte")) in the frame), "
+        return "\(position): ' ' is _Float16 or __bf16 (\(counted(observed, "byte")) in the frame), "
           + "which the encoding does not tell apart"
       case .text(let text):
         return text
@@ -271,6 +290,10 @@ extension SignatureEncoding {
     }
     if notes.count > 1 {
       notes.sort { ($0.argument ?? Int.max, $0.kind.rawValue) < ($1.argument ?? Int.max, $1.kind.rawValue) }
+    }
+    if kind == .types {
+      let numbering: LayoutNote.Numbering = frameLength == nil ? .types : .function
+      for index in notes.indices { notes[index].numbering = numbering }
     }
     return SignatureLayout(
       model: model, returnLayout: returnLayout, arguments: result, frameLength: running, notes: notes)
