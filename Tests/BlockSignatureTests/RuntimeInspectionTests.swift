@@ -6,6 +6,25 @@ import TestSupport
 import Testing
 
 @Suite struct RuntimeInspectionTests {
+  /// A library path that is not a regular file (a directory, a FIFO) is refused before
+  /// `dlopen`, which would wait for a FIFO's writer forever; with a time limit, so a regression
+  /// fails instead of hanging the suite.
+  @Test(.timeLimit(.minutes(1))) func libraryThatIsNotARegularFileIsRefused() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-fifo")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fifo = folder.appendingPathComponent("lib.so")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    for path in [fifo.path, folder.path] {
+      let error = try #require(throws: LoadedLibrary.Error.self) { try LoadedLibrary(path: path) }
+      #expect(error.kind == .cannotLoad)
+      #expect(error.message == "\(path): not a regular file")
+    }
+    let missing = try #require(throws: LoadedLibrary.Error.self) {
+      try LoadedLibrary(path: folder.appendingPathComponent("none.so").path)
+    }
+    #expect(missing.kind == .noSuchFile)
+  }
+
   @Test func thereAreEnoughFixtures() {
     #expect(Fixture.all.count >= 60)
     #expect(Set(Fixture.all.map(\.name)).count == Fixture.all.count)

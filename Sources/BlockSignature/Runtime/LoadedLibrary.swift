@@ -16,7 +16,8 @@ public struct LoadedLibrary: @unchecked Sendable {
       public var description: String { rawValue }
       /// The file does not exist or cannot be read.
       public static let noSuchFile = Kind(rawValue: "noSuchFile")
-      /// `dlopen` refused the file.
+      /// `dlopen` refused the file, or it is not a regular file (a directory, a FIFO: not
+      /// handed to `dlopen`, which would wait for a FIFO's writer).
       public static let cannotLoad = Kind(rawValue: "cannotLoad")
       /// No symbol of that name.
       public static let noSuchSymbol = Kind(rawValue: "noSuchSymbol")
@@ -42,10 +43,12 @@ public struct LoadedLibrary: @unchecked Sendable {
 
   /// Opens the library with `dlopen(path, RTLD_NOW | RTLD_LOCAL)`.
   ///
-  /// - Throws: ``Error`` with kind `noSuchFile` or `cannotLoad` (with `dlerror`'s text).
+  /// - Throws: ``Error`` with kind `noSuchFile`, or `cannotLoad` (with `dlerror`'s text, or
+  ///   "not a regular file").
   public init(path: String) throws(Error) {
     if case .failure(let error) = system_checkReadable(path) {
-      throw Error(kind: .noSuchFile, message: "\(path): \(error.reason)")
+      // Missing or unreadable, or there but not a regular file (a directory, a FIFO).
+      throw Error(kind: error.explanation == nil ? .noSuchFile : .cannotLoad, message: "\(path): \(error.reason)")
     }
     // dlopen searches the library path for a bare name; a path with a slash is taken as is.
     let openPath = path.contains("/") ? path : "./" + path

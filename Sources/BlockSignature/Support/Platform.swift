@@ -97,9 +97,16 @@ func system_dlerror() -> String? {
   dlerror().map { String(cString: $0) }
 }
 
-/// Whether the file at `path` can be opened for reading (`access(R_OK)`).
+/// Whether the file at `path` can be opened for reading (`access(R_OK)`) and is a regular file
+/// (symbolic links followed): `dlopen` of a FIFO would wait for a writer.
 func system_checkReadable(_ path: String) -> Result<Void, SystemCallError> {
-  access(path, R_OK) == 0 ? .success(()) : .failure(SystemCallError(call: "access", code: errno))
+  guard access(path, R_OK) == 0 else { return .failure(SystemCallError(call: "access", code: errno)) }
+  var info = stat()
+  guard stat(path, &info) == 0 else { return .failure(SystemCallError(call: "stat", code: errno)) }
+  guard info.st_mode & S_IFMT == S_IFREG else {
+    return .failure(SystemCallError(call: "stat", code: EINVAL, explanation: "not a regular file"))
+  }
+  return .success(())
 }
 
 /// Whether two paths name the same file (same device and inode).
