@@ -116,6 +116,9 @@ import Testing
     /// copy on the stack at an N-aligned offset, `copy align N` for a pointer to the caller's
     /// copy aligned to N; nil for registers.
     var passedInMemoryAs: String?
+    /// Where an argument of the type goes: ``passedInMemoryAs``, else its registers
+    /// (``parameterRegisters(_:triple:structures:)``).
+    var passedAs: String
     /// `sizeof`, from clang.
     var size: Int
   }
@@ -129,21 +132,9 @@ import Testing
     let text = type.trimmingCharacters(in: .whitespaces)
     if let body = structures[text] { return returnRegisters(body, triple: triple, structures: structures) }
     if text.hasPrefix("{"), text.hasSuffix("}") {
-      var pieces: [String] = []
-      var depth = 0
-      var current = ""
-      for character in text.dropFirst().dropLast() {
-        if "{[<(".contains(character) { depth += 1 }
-        if "}]>)".contains(character) { depth -= 1 }
-        if character == ",", depth == 0 {
-          pieces.append(current)
-          current = ""
-        } else {
-          current.append(character)
-        }
+      return topLevelPieces(of: String(text.dropFirst().dropLast())).flatMap {
+        returnRegisters($0, triple: triple, structures: structures)
       }
-      pieces.append(current)
-      return pieces.flatMap { returnRegisters($0, triple: triple, structures: structures) }
     }
     if text.hasPrefix("["), let times = text.range(of: " x "),
       let count = Int(text.dropFirst().prefix { $0.isNumber })
@@ -168,6 +159,44 @@ import Testing
         ["float": "S", "double": "D", "fp128": "Q"]
       }
     return [names[text] ?? text]
+  }
+
+  /// The comma-separated pieces of a list of IR types, commas inside `{}`, `[]`, `<>` and `()`
+  /// not splitting.
+  static func topLevelPieces(of list: String) -> [String] {
+    var pieces: [String] = []
+    var depth = 0
+    var current = ""
+    for character in list {
+      if "{[<(".contains(character) { depth += 1 }
+      if "}]>)".contains(character) { depth -= 1 }
+      if character == ",", depth == 0 {
+        pieces.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    pieces.append(current)
+    return pieces
+  }
+
+  /// The registers of the parameters of a `define` (the text between its parentheses), as
+  /// ``returnRegisters(_:triple:structures:)`` names them (arrays and structures flattened, so
+  /// AArch64's `[1 x float]` is `float`'s `S`), names and the attributes that do not change the
+  /// registers (`noundef`, `signext`, `zeroext`, `alignstack(8)`) dropped. On AArch64 an `i128`
+  /// parameter is `INT, INT aligned 16`: a pair of registers AArch64 Linux starts at an even one
+  /// and a 16-byte-aligned stack slot, unlike `[2 x i64]`.
+  static func parameterRegisters(_ list: String, triple: String, structures: [String: String]) -> String {
+    topLevelPieces(of: list).flatMap { piece -> [String] in
+      var type = piece
+      for pattern in [#"%\d+"#, #"\b(noundef|signext|zeroext|inreg|alignstack\(\d+\)|align \d+)"#] {
+        type = type.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+      }
+      type = type.trimmingCharacters(in: .whitespaces)
+      if type == "i128", triple.hasPrefix("aarch64") || triple.hasPrefix("arm64") { return ["INT, INT aligned 16"] }
+      return returnRegisters(type, triple: triple, structures: structures)
+    }.joined(separator: ", ")
   }
 
   /// Blocks returning and taking each type, functions returning and taking it, and a caller
@@ -245,10 +274,13 @@ import Testing
           passedInMemoryAs = "copy align \(copy.split(separator: " ").last!)"
         }
       }
+      let list = String(
+        parameters[..<(parameters.range(of: ")", options: .backwards)?.lowerBound ?? parameters.endIndex)])
       return Lowered(
         name: type.name, returning: try #require(generated.signature(ofVariable: "r_\(type.name)")),
         taking: try #require(generated.signature(ofVariable: "p_\(type.name)")), returned: returned,
         returnedAs: returnedAs, passedInMemoryAs: passedInMemoryAs,
+        passedAs: passedInMemoryAs ?? parameterRegisters(list, triple: triple, structures: structures),
         size: try #require(generated.constants["size_\(type.name)"], "size of \(type.name) on \(triple)"))
     }
   }
