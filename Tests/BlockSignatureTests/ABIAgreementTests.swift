@@ -28,6 +28,9 @@ import Testing
     record("C1", "struct C1 { char a; }"), record("DF", "struct DF { double a; float b; }"),
     record("IFF", "struct IFF { int a; float b, c; }"), record("JF", "struct JF { _Complex float a; }"),
     record("JD", "struct JD { _Complex double a; }"), record("FQ", "struct FQ { float a; long long b; }"),
+    // A union whose members are all floating point of one size is a homogeneous aggregate on
+    // AArch64 (`[2 x float]`, like `FF`), not an integer like `UFI`.
+    record("UF2", "union UF2 { float a; float b[2]; }"),
   ]
 
   static func record(_ name: String, _ declaration: String) -> (String, String?, String) {

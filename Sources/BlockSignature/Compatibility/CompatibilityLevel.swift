@@ -27,9 +27,10 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// stack as its slot (8 at least on x86_64 System V, so `{?=[24c]}` ≈ `{?=qqq}` as arguments;
   /// 4 on i386, where every argument is on the stack, so `q` ≈ `d` ≈ `{?=ii}` as arguments but
   /// not as return values). On AArch64 an argument of 16 bytes aligned to 16 (`t`) differs from
-  /// `{?=qq}`; on i386 `jf` is returned like `q`. Differences in signedness, bool-ness, or
-  /// integer against pointer are warnings; a returned value where `void` is expected is a
-  /// warning.
+  /// `{?=qq}`, and a union of floating-point members of one size is a homogeneous aggregate like
+  /// a structure (`(?=f[2f])` ≈ `{?=ff}`, in two SIMD registers); on i386 `jf` is returned like
+  /// `q`. Differences in signedness, bool-ness, or integer against pointer are warnings; a
+  /// returned value where `void` is expected is a warning.
   case abi
   /// BlocksKit's `+[A2BlockInvocation isSignature:compatibleWithSignature:]`, for parity:
   /// equal signatures pass; otherwise the longer signature is taken as the method, return

@@ -253,9 +253,10 @@ extension TypeEncoding {
 
   // MARK: AAPCS64
 
-  /// Homogeneous floating-point aggregates of up to four members in SIMD registers, other
-  /// values of up to 16 bytes in general-purpose registers, larger records through a pointer
-  /// to the caller's copy. An argument of 16 bytes aligned to 16 (`__int128`,
+  /// Homogeneous floating-point aggregates of up to four members (structures, arrays, `_Complex`
+  /// and unions whose members all are, with one base) in SIMD registers, other values of up to
+  /// 16 bytes in general-purpose registers, larger records through a pointer to the caller's
+  /// copy. An argument of 16 bytes aligned to 16 (`__int128`,
   /// `struct { __int128 t; }`) is an ``ParameterPassing/alignedIntegerPair``, not two registers
   /// like `struct { long long a, b; }` (clang: `i128` against `[2 x i64]`); as a return value
   /// both come back in X0 and X1.
@@ -304,6 +305,21 @@ extension TypeEncoding {
         }
       }
       return count > 0
+    case .union(_, let fields?):
+      // A union is homogeneous when every member is, with one base: its members overlap, so it
+      // counts as many leaves as its largest member (clang: `union { float a; float b[2]; }` is
+      // `[2 x float]`).
+      let before = count
+      var widest = 0
+      for field in fields {
+        var fieldCount = 0
+        guard field.type.collectFloatingLeaves(base: &base, count: &fieldCount, engine: &engine) else {
+          return false
+        }
+        widest = max(widest, fieldCount)
+      }
+      count = before + widest
+      return widest > 0 && count <= 4
     default:
       return false
     }
