@@ -31,6 +31,16 @@ import Testing
     // A union whose members are all floating point of one size is a homogeneous aggregate on
     // AArch64 (`[2 x float]`, like `FF`), not an integer like `UFI`.
     record("UF2", "union UF2 { float a; float b[2]; }"),
+    // System V merges the classes of a union's members in order, and X87 with SSE is MEMORY for
+    // good: `LFI` is passed and returned in memory, where `LIF` (the same members in another
+    // order) is `INT, INT` like `QQ`; and a member structure is classified before it is merged,
+    // so `LSI`'s `{ float, int }` is INTEGER, which X87 then joins: `INT, INT`.
+    record("LFI", "union LFI { long double x; float f; int i[4]; }"),
+    record("LIF", "union LIF { long double x; int i[4]; float f; }"),
+    record("LSI", "union LSI { long double x; struct { float a; int b; } s; int c[4]; }"),
+    // A member record's classes are cleaned up before they are merged: `{ long double x; int i; }`
+    // leaves X87UP without X87, which is MEMORY, whatever comes after it.
+    record("LIU", "union LIU { union { long double x; int i; } u; int c[4]; }"),
   ]
 
   static func record(_ name: String, _ declaration: String) -> (String, String?, String) {

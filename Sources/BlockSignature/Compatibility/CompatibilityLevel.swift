@@ -22,15 +22,18 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// register class. On x86_64 System V: `i` ≈ `l` (4-byte integers), `^i` ≈ `^d` ≈ `@` ≈ `*`
   /// (pointers), `[4i]` ≈ `^i` (an array parameter is a pointer), `{?=ff}` ≈ `d` (one SSE
   /// eightbyte); `{?=dd}` and `{?=qq}` differ (SSE against INTEGER), `q` and `l` differ (8
-  /// against 4 bytes). Values in memory must also agree in alignment: a hidden pointer's buffer
-  /// or the caller's copy behind a pointer is aligned as its type, an argument copied to the
-  /// stack as its slot (8 at least on x86_64 System V, so `{?=[24c]}` ≈ `{?=qqq}` as arguments;
-  /// 4 on i386, where every argument is on the stack, so `q` ≈ `d` ≈ `{?=ii}` as arguments but
-  /// not as return values). On AArch64 an argument of 16 bytes aligned to 16 (`t`) differs from
-  /// `{?=qq}`, and a union of floating-point members of one size is a homogeneous aggregate like
-  /// a structure (`(?=f[2f])` ≈ `{?=ff}`, in two SIMD registers); on i386 `jf` is returned like
-  /// `q`. Differences in signedness, bool-ness, or integer against pointer are warnings; a
-  /// returned value where `void` is expected is a warning.
+  /// against 4 bytes); the classes of a union's members are merged in order, as clang and GCC
+  /// merge them, so `(?=D[4i]f)` is two INTEGER eightbytes ≈ `{?=qq}` but `(?=Df[4i])` is
+  /// passed and returned in memory (X87 with SSE is MEMORY). Values in memory must also agree
+  /// in alignment: a hidden pointer's buffer or the caller's copy behind a pointer is aligned as
+  /// its type, an argument copied to the stack as its slot (8 at least on x86_64 System V, so
+  /// `{?=[24c]}` ≈ `{?=qqq}` as arguments; 4 on i386, where every argument is on the stack, so
+  /// `q` ≈ `d` ≈ `{?=ii}` as arguments but not as return values). On AArch64 an argument of 16
+  /// bytes aligned to 16 (`t`) differs from `{?=qq}`, and a union of floating-point members of
+  /// one size is a homogeneous aggregate like a structure (`(?=f[2f])` ≈ `{?=ff}`, in two SIMD
+  /// registers); on i386 `jf` is returned like `q`. Differences in signedness, bool-ness, or
+  /// integer against pointer are warnings; a returned value where `void` is expected is a
+  /// warning.
   case abi
   /// BlocksKit's `+[A2BlockInvocation isSignature:compatibleWithSignature:]`, for parity:
   /// equal signatures pass; otherwise the longer signature is taken as the method, return

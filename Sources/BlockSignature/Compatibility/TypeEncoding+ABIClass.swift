@@ -3,7 +3,7 @@
 
 /// A System V x86_64 eightbyte class.
 enum RegisterClass: UInt8, Hashable, Sendable {
-  case none, integer, sse, x87
+  case none, integer, sse, x87, memory
 
   var name: String {
     switch self {
@@ -11,15 +11,20 @@ enum RegisterClass: UInt8, Hashable, Sendable {
     case .integer: "integer"
     case .sse: "sse"
     case .x87: "x87"
+    case .memory: "memory"
     }
   }
 
-  /// The System V merge rule for two classes sharing an eightbyte.
+  /// The System V merge rule for two classes sharing an eightbyte: MEMORY stays MEMORY, INTEGER
+  /// wins over the rest, X87 (or X87UP) with SSE is MEMORY. It is not associative, so the
+  /// order counts as in clang and GCC: a union's members one after another, each classified
+  /// whole before it is merged (`(?=Df[4i])` is memory, `(?=D[4i]f)` INTEGER, INTEGER).
   func merged(with other: RegisterClass) -> RegisterClass {
     if self == other || other == .none { return self }
     if self == .none { return other }
+    if self == .memory || other == .memory { return .memory }
     if self == .integer || other == .integer { return .integer }
-    if self == .x87 || other == .x87 { return .x87 }
+    if self == .x87 || other == .x87 { return .memory }
     return .sse
   }
 }
@@ -158,14 +163,16 @@ extension TypeEncoding {
   /// System V classes. An argument of class X87 goes in memory, `long double` too (clang:
   /// `x86_fp80` parameters live on the stack, `struct { long double x; }` is `byval`); a return
   /// value of class X87 comes back on the x87 stack, for a `long double` and for an aggregate
-  /// that holds one `long double` alone (clang returns both as `x86_fp80`); an aggregate that
-  /// mixes one with anything else is memory.
+  /// that holds one `long double` alone (clang returns both as `x86_fp80`); a union that
+  /// mixes one with anything else is memory, unless an INTEGER member covers both its halves
+  /// before any SSE one joins it (`(?=D[4i]f)` is INTEGER, INTEGER: the merge goes in order).
   private func systemVPassing(size: Int, model: DataModel, asParameter: Bool) -> ParameterPassing {
     if case .primitive(.longDouble) = self { return asParameter ? .memory : .eightbytes(.x87, .x87) }
     guard size <= 16 else { return .memory }
     var classes: (RegisterClass, RegisterClass) = (.none, .none)
     var engine = LayoutEngine(model: model)
-    guard classifySystemV(at: 0, into: &classes, engine: &engine) else { return .memory }
+    guard classifySystemV(at: 0, into: &classes, engine: &engine), classes.0 != .memory, classes.1 != .memory
+    else { return .memory }
     if classes.0 == .x87 || classes.1 == .x87 {
       if !asParameter, size == 16, holdsOnlyLongDoubles { return .eightbytes(.x87, .x87) }
       return .memory
@@ -232,19 +239,32 @@ extension TypeEncoding {
       let innerClass: RegisterClass = inner.scalarKind == .floatingPoint ? .sse : .integer
       add(innerClass, from: offset, size: size)
     case .structure(_, let fields?), .union(_, let fields?):
+      // Each member is classified whole and merged into the record's own classes, in order, and
+      // those into the enclosing ones only then, as clang and GCC do: the merge is not
+      // associative (X87 with SSE is MEMORY, X87 with INTEGER is INTEGER).
       let isUnion = if case .union = type { true } else { false }
+      var own: (RegisterClass, RegisterClass) = (.none, .none)
       var position = offset
       for field in fields {
+        var member: (RegisterClass, RegisterClass) = (.none, .none)
         if case .bitfield = field.type.unqualified {
-          add(.integer, from: position, size: 1)
-          continue
+          member.0 = position < 8 ? .integer : .none
+          member.1 = position >= 8 ? .integer : .none
+        } else {
+          guard let (fieldSize, fieldAlignment) = try? engine.measure(field.type),
+            let start = isUnion ? offset : roundUp(position, to: fieldAlignment)
+          else { return false }
+          guard field.type.classifySystemV(at: start, into: &member, engine: &engine) else { return false }
+          if !isUnion { position = start + fieldSize }
         }
-        guard let (fieldSize, fieldAlignment) = try? engine.measure(field.type),
-          let start = isUnion ? offset : roundUp(position, to: fieldAlignment)
-        else { return false }
-        guard field.type.classifySystemV(at: start, into: &classes, engine: &engine) else { return false }
-        if !isUnion { position = start + fieldSize }
+        own = (own.0.merged(with: member.0), own.1.merged(with: member.1))
+        if own.0 == .memory || own.1 == .memory { return false }
       }
+      // The post-merge cleanup of every record, a member one too: the upper half of a
+      // `long double` (X87UP) without its lower half is MEMORY
+      // (`union { union { long double x; int i; } u; int c[4]; }`).
+      if own.1 == .x87, own.0 != .x87 { return false }
+      classes = (classes.0.merged(with: own.0), classes.1.merged(with: own.1))
     default:
       return false
     }
