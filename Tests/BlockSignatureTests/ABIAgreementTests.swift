@@ -241,8 +241,14 @@ import Testing
       guard let equals = line.range(of: " = type ") else { continue }
       structures[String(line[..<equals.lowerBound])] = String(line[equals.upperBound...])
     }
+    // Where each function's `define` line is, by name (a search per type is quadratic).
+    var definitions: [String: Int] = [:]
+    for (index, line) in lines.enumerated() where line.hasPrefix("define") {
+      guard let at = line.firstIndex(of: "@") else { continue }
+      definitions[String(line[line.index(after: at)...].prefix { $0 != "(" })] = index
+    }
     func definition(_ name: String) throws -> String {
-      try #require(lines.first { $0.hasPrefix("define") && $0.contains("@\(name)(") }, "\(name) on \(triple)")
+      lines[try #require(definitions[name], "\(name) on \(triple)")]
     }
     func firstMatch(_ pattern: String, in text: String) -> String? {
       guard let range = text.range(of: pattern, options: .regularExpression) else { return nil }
@@ -279,7 +285,7 @@ import Testing
         passedInMemoryAs = "stack align 16"
       } else if parameters.hasPrefix("ptr noundef %0)") {
         // A pointer: to the caller's copy if the caller passes one (`%3 = alloca %struct.X, align 8`).
-        let caller = lines.drop { !($0.hasPrefix("define") && $0.contains("@c_\(type.name)(")) }.prefix { $0 != "}" }
+        let caller = lines[(definitions["c_\(type.name)"] ?? lines.count)...].prefix { $0 != "}" }
         if let call = caller.first(where: { $0.contains("call void @g_\(type.name)(") }),
           let value = firstMatch(#"%\d+\)"#, in: call)?.dropLast(),
           let copy = caller.first(where: { $0.contains("\(value) = alloca ") })
