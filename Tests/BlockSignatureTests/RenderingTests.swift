@@ -59,6 +59,29 @@ import Testing
     "struct P @[2]", "struct Q @", "char *const (*@)[4]", "const int **@", "const void **@",
   ]
 
+  /// The Swift type Swift's importer gives each variable `header` declares, by name
+  /// (`swift-synthesize-interface` of a module made of it in `folder`, host target): `_` where
+  /// it gives up; without the C type it adds to some conventions (`, cType: "…"`), which is not
+  /// part of the Swift type, and without the `(…)!` around it.
+  static func importedVariables(header: String, in folder: URL) throws -> [String: String] {
+    try header.write(to: folder.appendingPathComponent("blocks.h"), atomically: true, encoding: .utf8)
+    try "module Blocks {\n  header \"blocks.h\"\n}\n".write(
+      to: folder.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
+    let synthesized = try Toolchain.run(
+      Toolchain.tool("swift-synthesize-interface"),
+      ["-module-name", "Blocks", "-I", folder.path, "-target", "x86_64-unknown-linux-gnu", "-Xcc", "-fblocks"])
+    #expect(synthesized.status == 0, "\(synthesized.stderr)")
+    var imported: [String: String] = [:]
+    for line in synthesized.stdout.split(separator: "\n") where line.hasPrefix("public var ") {
+      let parts = line.dropFirst("public var ".count).split(separator: ":", maxSplits: 1)
+      var type = parts[1].trimmingCharacters(in: .whitespaces)
+        .replacingOccurrences(of: #", cType: "[^"]*""#, with: "", options: .regularExpression)
+      if type != "_" { type = String(type.dropFirst().dropLast(2)) }
+      imported[String(parts[0])] = type
+    }
+    return imported
+  }
+
   /// The Swift type of a block is the one Swift's importer gives the C declaration clang
   /// compiled it from (`swift-synthesize-interface`, host target): a block taking each type
   /// and one returning it. Where the importer gives up (`_`), the rendering must say it
@@ -89,24 +112,7 @@ import Testing
       source, fileName: "blocks.c", arguments: ["-fblocks", "-w", "-S", "-emit-llvm"], output: "blocks.ll")
     defer { try? FileManager.default.removeItem(at: folder) }
     let ir = GeneratedIR(try String(contentsOf: product, encoding: .utf8))
-    try header.write(to: folder.appendingPathComponent("blocks.h"), atomically: true, encoding: .utf8)
-    try "module Blocks {\n  header \"blocks.h\"\n}\n".write(
-      to: folder.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
-    let synthesized = try Toolchain.run(
-      Toolchain.tool("swift-synthesize-interface"),
-      ["-module-name", "Blocks", "-I", folder.path, "-target", "x86_64-unknown-linux-gnu", "-Xcc", "-fblocks"])
-    #expect(synthesized.status == 0, "\(synthesized.stderr)")
-
-    // `public var p0: (@convention(block) (Int32) -> Void)!`, or `_` where it gave up; the
-    // C type it adds to some conventions (`, cType: "…"`) is not part of the Swift type.
-    var imported: [String: String] = [:]
-    for line in synthesized.stdout.split(separator: "\n") where line.hasPrefix("public var ") {
-      let parts = line.dropFirst("public var ".count).split(separator: ":", maxSplits: 1)
-      var type = parts[1].trimmingCharacters(in: .whitespaces)
-        .replacingOccurrences(of: #", cType: "[^"]*""#, with: "", options: .regularExpression)
-      if type != "_" { type = String(type.dropFirst().dropLast(2)) }  // `(…)!`
-      imported[String(parts[0])] = type
-    }
+    let imported = try Self.importedVariables(header: header, in: folder)
     var compared = 0
     var approximated = 0
     for (name, _) in imported.sorted(by: { $0.key < $1.key }) {
@@ -139,18 +145,10 @@ import Testing
     let header = cases.enumerated().map {
       "extern \($1.declaration.replacingOccurrences(of: "(^p)", with: "(^p\($0))"));\n"
     }
-    try header.joined().write(to: folder.appendingPathComponent("blocks.h"), atomically: true, encoding: .utf8)
-    try "module Blocks {\n  header \"blocks.h\"\n}\n".write(
-      to: folder.appendingPathComponent("module.modulemap"), atomically: true, encoding: .utf8)
-    let synthesized = try Toolchain.run(
-      Toolchain.tool("swift-synthesize-interface"),
-      ["-module-name", "Blocks", "-I", folder.path, "-target", "x86_64-unknown-linux-gnu", "-Xcc", "-fblocks"])
-    #expect(synthesized.status == 0, "\(synthesized.stderr)")
+    let imported = try Self.importedVariables(header: header.joined(), in: folder)
     for (index, item) in cases.enumerated() {
-      let prefix = "public var p\(index): ("
-      let line = try #require(synthesized.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) })
-      let imported = String(line.dropFirst(prefix.count).dropLast(2))  // `(…)!`
-      #expect(try SignatureEncoding(parsing: item.encoding).swiftType() == imported, "\(item.declaration)")
+      #expect(
+        try SignatureEncoding(parsing: item.encoding).swiftType() == imported["p\(index)"], "\(item.declaration)")
     }
   }
 
