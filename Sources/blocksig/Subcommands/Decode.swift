@@ -34,54 +34,50 @@ extension BlockSig {
 
     mutating func run() throws {
       diagnostics.apply()
+      let model = target.model
+      let json = json
+      var failed = false
+      func decode(_ bytes: [UInt8], label: String, columnBase: Int) {
+        do {
+          let report = try DecodeReport(decoding: bytes, model: model)
+          print(json ? try report.json() : report.text())
+        } catch let error as EncodingError {
+          failed = true
+          _ = Diagnostics.malformed(error, label: label, columnBase: columnBase)
+        } catch let error as LayoutError {
+          failed = true
+          Diagnostics.layoutFailure(
+            error, input: String(decoding: bytes, as: UTF8.self), label: label, columnBase: columnBase)
+        } catch {
+          failed = true
+          Diagnostics.write("\(label): error: \(error)\n")
+        }
+      }
       // The bytes as given, not as `String` repaired them: an invalid UTF-8 byte is reported
       // as itself (`0xff`), not as the first byte of U+FFFD.
-      var inputs: [(label: String, bytes: [UInt8], columnBase: Int)] = signatures.enumerated().map {
-        ("<argument \($0.offset + 1)>", Self.rawArgument($0.element), 0)
+      for (index, signature) in signatures.enumerated() {
+        decode(Self.rawArgument(signature), label: "<argument \(index + 1)>", columnBase: 0)
       }
       if signatures.isEmpty {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-          let count = read(0, &chunk, chunk.count)
-          if count > 0 {
-            data += chunk[..<count]
-          } else if count == 0 {
-            break
-          } else if errno != EINTR {
-            Diagnostics.write("<stdin>: error: cannot read standard input: \(String(cString: strerror(errno)))\n")
-            throw ExitCode(66)
+        // One input per line, decoded as soon as it is read (memory bounded by the longest
+        // line); `<stdin>:LINE:COLUMN`, the column counted from 1 as in `file:line:col`.
+        var lines = StandardInputLines()
+        var decoded = 0
+        do {
+          while let (number, line) = try lines.next() {
+            guard !line.isEmpty else { continue }
+            decode(line, label: "<stdin>:\(number)", columnBase: 1)
+            decoded += 1
           }
+        } catch {
+          Diagnostics.write("<stdin>: error: cannot read standard input: \(error.reason)\n")
+          throw ExitCode(66)
         }
-        // One input per line; `<stdin>:LINE:COLUMN`, the column counted from 1 as in
-        // `file:line:col` locations.
-        for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-          var bytes = Array(line)
-          if bytes.last == 0x0D { bytes.removeLast() }
-          if bytes.isEmpty { continue }
-          inputs.append(("<stdin>:\(index + 1)", bytes, 1))
-        }
-        if inputs.isEmpty {
+        if decoded == 0 {
           Diagnostics.write(
             "Error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
               + "  See 'blocksig decode --help' for more information.\n")
           throw ExitCode(64)
-        }
-      }
-      let model = target.model
-      var failed = false
-      for input in inputs {
-        do {
-          let report = try DecodeReport(decoding: input.bytes, model: model)
-          print(json ? try report.json() : report.text())
-        } catch let error as EncodingError {
-          failed = true
-          _ = Diagnostics.malformed(error, label: input.label, columnBase: input.columnBase)
-        } catch let error as LayoutError {
-          failed = true
-          Diagnostics.layoutFailure(
-            error, input: String(decoding: input.bytes, as: UTF8.self), label: input.label,
-            columnBase: input.columnBase)
         }
       }
       if failed { throw ExitCode(65) }
@@ -280,4 +276,50 @@ struct ArgumentReportV1: Codable {
   var slotSize: Int
   var declaration: String
   var exact: Bool
+}
+
+/// Standard input, a line at a time (without its `\n` or `\r\n`), as bytes.
+struct StandardInputLines {
+  struct ReadError: Error {
+    /// `strerror` of the failed `read`.
+    var reason: String
+  }
+
+  private var buffer: [UInt8] = []
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  private var start = 0
+  private var atEnd = false
+  private var number = 0
+
+  /// The next line and its number (from 1), or nil at the end.
+  mutating func next() throws(ReadError) -> (Int, [UInt8])? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        var line = Array(buffer[start..<newline])
+        start = newline + 1
+        if line.last == 0x0D { line.removeLast() }
+        number += 1
+        return (number, line)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        var line = Array(buffer[start...])
+        start = buffer.count
+        if line.last == 0x0D { line.removeLast() }
+        number += 1
+        return (number, line)
+      }
+      // Drop what was handed out, then read more.
+      buffer.removeFirst(start)
+      start = 0
+      let count = read(0, &chunk, chunk.count)
+      if count > 0 {
+        buffer += chunk[..<count]
+      } else if count == 0 {
+        atEnd = true
+      } else if errno != EINTR {
+        throw ReadError(reason: String(cString: strerror(errno)))
+      }
+    }
+  }
 }
