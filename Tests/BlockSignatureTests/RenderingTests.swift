@@ -228,8 +228,9 @@ import Testing
 
   /// Parameter types whose spelling is the one a block type's encoding implies on each target
   /// (`long` where `long` and `long long` share `q`, `char` where it is unsigned and shares `C`
-  /// with `unsigned char`). Not a block parameter: outside Apple's extended encodings clang
-  /// writes it as `@?`, and its own parameters are lost.
+  /// with `unsigned char`, `signed char` there, the only type that is `c`). Not a block
+  /// parameter: outside Apple's extended encodings clang writes it as `@?`, and its own
+  /// parameters are lost.
   static func parameterTypes(for model: DataModel) -> [String] {
     var types = [
       "int", "short", "unsigned short", "unsigned", "long", "unsigned long", "float", "double", "long double",
@@ -237,7 +238,7 @@ import Testing
       "_Complex double", "_Bool", "char *const (*)[4]", "const char **",
     ]
     if model.longSize == 4 { types += ["long long", "unsigned long long"] }
-    if model.isCharSigned { types.append("unsigned char") }
+    types.append(model.isCharSigned ? "unsigned char" : "signed char")
     return types
   }
 

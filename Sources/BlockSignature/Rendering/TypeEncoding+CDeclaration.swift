@@ -8,9 +8,10 @@ extension TypeEncoding {
   ///     try TypeEncoding(parsing: "^[4i]").cDeclaration(name: "p")  // "int (*p)[4]"
   ///
   /// `q` prints as `long` where `long` has 8 bytes and `long long` elsewhere; `l` as `long`
-  /// where `long` has 4 bytes and `int` elsewhere; `B` as `_Bool`, the spelling clang uses in C
-  /// and Objective-C before C23, which compiles without a header. Field names come from the
-  /// encoding, or are `f0`, `f1`, ….
+  /// where `long` has 4 bytes and `int` elsewhere; `c` as `char` where `char` is signed and
+  /// `signed char` elsewhere, `C` as `unsigned char` or `char` the other way round; `B` as
+  /// `_Bool`, the spelling clang uses in C and Objective-C before C23, which compiles without a
+  /// header. Field names come from the encoding, or are `f0`, `f1`, ….
   public func cDeclaration(name: String = "", for model: DataModel = .x86_64SysV) -> String {
     CRenderer(model: model).declare(self, name, isConst: false)
   }
@@ -79,7 +80,8 @@ struct CRenderer {
 
   func primitiveName(_ code: TypeCode) -> String {
     switch code {
-    case .char: "char"
+    // Where `char` is unsigned it is `C`: `c` is only ever `signed char` there.
+    case .char: model.isCharSigned ? "char" : "signed char"
     case .unsignedChar: model.isCharSigned ? "unsigned char" : "char"
     case .short: "short"
     case .unsignedShort: "unsigned short"
