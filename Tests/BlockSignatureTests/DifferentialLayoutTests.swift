@@ -6,7 +6,9 @@ import Testing
 /// Random C block types compiled by the toolchain's clang at test time; the encodings clang
 /// writes are parsed, printed, laid out and re-synthesised, and every size, alignment, field
 /// offset and parameter offset is compared with what clang computed (`sizeof`, `_Alignof`,
-/// `offsetof` stored as global constants and read back from the IR).
+/// `offsetof` stored as global constants and read back from the IR). The C declaration
+/// rendered from each signature whose types all have a name must be the type clang compiled
+/// (``expectRenderedDeclarationsCompile(_:prelude:triple:model:in:)``).
 ///
 /// `BLOCKSIG_DIFF_SEED` fixes the seed (printed on every run); `BLOCKSIG_DIFF_COUNT` sets the
 /// number of blocks per target (default 60).
@@ -33,7 +35,8 @@ import Testing
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
     print(
       "DifferentialLayoutTests seed \(Self.seed) count \(Self.count) target \(triple) (BLOCKSIG_DIFF_SEED to replay)")
-    var generator = CTypeGenerator(seed: Self.seed, model: model)
+    // Clang writes Apple's extended block encodings (`@?<i@?i>`) for Darwin targets only.
+    var generator = CTypeGenerator(seed: Self.seed, model: model, extendedBlockEncodings: triple.contains("apple"))
     let program = generator.program(blocks: Self.count)
     let folder = try Toolchain.temporaryDirectory("blocksig-diff")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -44,9 +47,11 @@ import Testing
     ])
     let ir = GeneratedIR(output.stdout)
     let context = "seed \(Self.seed) target \(triple)"
+    var rendered: [(block: GeneratedBlock, signature: String)] = []
 
     for block in program.blocks {
       let text = try #require(ir.signature(ofVariable: "b\(block.index)"), "b\(block.index) \(context)")
+      rendered.append((block, text))
       let signature = try SignatureEncoding(parsing: text)
       #expect(signature.description == text, "round trip \(context)")
       #expect(signature.kind == .block)
@@ -78,6 +83,52 @@ import Testing
         }
       }
     }
+    try expectRenderedDeclarationsCompile(
+      rendered, prelude: generator.prelude, triple: triple, model: model, in: folder)
+  }
+
+  /// The C declaration rendered from each block's signature names the type clang compiled:
+  /// `RENDERED cN = bN;` compiles (`-fsyntax-only`, one run for all blocks), `bN` declared with
+  /// the generator's typedefs. Only blocks whose every type ``CType/rendersBack``.
+  func expectRenderedDeclarationsCompile(
+    _ blocks: [(block: GeneratedBlock, signature: String)], prelude: String, triple: String, model: DataModel,
+    in folder: URL
+  ) throws {
+    var declarations = ""
+    var checks = ""
+    var checked = 0
+    for (block, text) in blocks where ([block.returnType] + block.parameters).allSatisfy(\.rendersBack) {
+      let parameters = block.parameters.map(\.id).joined(separator: ", ")
+      declarations += "extern \(block.returnType.id) (^b\(block.index))(\(parameters.isEmpty ? "void" : parameters));\n"
+      let declaration = try SignatureEncoding(parsing: text).cDeclaration(for: model)
+      let types = ([block.returnType] + block.parameters).map(\.spelling).joined(separator: " | ")
+      checks +=
+        "  \(Self.naming(declaration, "c\(block.index)")) = b\(block.index); (void)c\(block.index);  // \(text): \(types)\n"
+      checked += 1
+    }
+    let source = prelude + declarations + "void check(void) {\n" + checks + "}\n"
+    let file = folder.appendingPathComponent("rendered.c")
+    try source.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Toolchain.run(
+      Toolchain.clang, ["--target=\(triple)", "-fblocks", "-fsyntax-only", "-ferror-limit=0", file.path])
+    print("DifferentialLayoutTests rendered \(checked) of \(blocks.count) block types back on \(triple)")
+    // About a third of the blocks have only such types; the skips must not take them all.
+    #expect(checked * 10 >= blocks.count, "\(checked) of \(blocks.count) checked on \(triple)")
+    // The lines clang rejects, each with the encoding and the generated types it came from.
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    let rejected = result.stderr.split(separator: "\n").compactMap { line -> String? in
+      guard let range = line.range(of: "rendered.c:"),
+        let number = Int(line[range.upperBound...].prefix { $0.isNumber })
+      else { return nil }
+      return lines.indices.contains(number - 1) ? String(lines[number - 1]) : nil
+    }
+    #expect(result.status == 0, "seed \(Self.seed) target \(triple):\n\(rejected.joined(separator: "\n"))")
+  }
+
+  /// `name` declared by a rendered block type, in its first `(^)`: a block or function pointer
+  /// it returns wraps it, with only `(^` or `(*` before it (`void (*(^)(int))()`).
+  static func naming(_ type: String, _ name: String) -> String {
+    type.replacingOccurrences(of: "(^)", with: "(^\(name))", options: [], range: type.range(of: "(^)"))
   }
 }
 
@@ -124,6 +175,9 @@ struct CType {
   var isArray = false
   /// (field index, name of the offsetof constant) for non-bitfield fields.
   var fieldOffsetIDs: [(Int, String)] = []
+  /// Whether the C declaration rendered from clang's encoding of the type is this type (one
+  /// compatible with it, by C's rules), as a parameter or result.
+  var rendersBack = true
 }
 
 struct GeneratedBlock {
@@ -136,13 +190,40 @@ struct GeneratedBlock {
 struct CTypeGenerator {
   var rng: SeededRandom
   let model: DataModel
+  let extendedBlockEncodings: Bool
   var prelude = ""
   var constants = ""
   var counter = 0
 
-  init(seed: UInt64, model: DataModel) {
+  init(seed: UInt64, model: DataModel, extendedBlockEncodings: Bool = false) {
     rng = SeededRandom(seed: seed)
     self.model = model
+    self.extendedBlockEncodings = extendedBlockEncodings
+  }
+
+  /// Whether the encoding of `scalar` (one of ``scalarSpelling()``'s, through a typedef) says
+  /// which type it is, so that its C rendering is that type. Not where the encoding is ambiguous
+  /// or drops what makes the type:
+  /// - `enum E`: clang writes `i` for an enumeration whatever its compatible integer type
+  ///   (`unsigned int` for this one, on most targets), and the name is lost;
+  /// - `signed char` where `char` is signed (`c` is both), `unsigned char` where it is unsigned
+  ///   (`C` is both); the renderer spells each code as plain `char` there;
+  /// - `long long`, `unsigned long long`, `_Atomic long long` where `long` has 8 bytes (`q` is
+  ///   both, rendered `long`);
+  /// - `const char *`, `const int *`: through a typedef clang drops the pointee's `const`
+  ///   (`*`, `^i`: no `r`);
+  /// - `int (^)(int)` without Apple's extended encodings: `@?` drops the block's signature,
+  ///   rendered `void (^)()`, which is compatible with `void (^)(void)` but not with a block
+  ///   returning `int`.
+  func rendersBack(_ scalar: String) -> Bool {
+    switch scalar {
+    case "enum E", "const char *", "const int *": false
+    case "signed char": !model.isCharSigned
+    case "unsigned char": model.isCharSigned
+    case "long long", "unsigned long long", "_Atomic long long": model.longSize != 8
+    case "int (^)(int)": extendedBlockEncodings
+    default: true
+    }
   }
 
   mutating func program(blocks count: Int) -> (source: String, blocks: [GeneratedBlock]) {
@@ -186,6 +267,7 @@ struct CTypeGenerator {
     case 0...4:
       let scalar = scalarSpelling()
       result.spelling = scalar
+      result.rendersBack = rendersBack(scalar)
       if scalar.contains("(*)") {
         prelude += "typedef void (*\(id))(void);\n"
       } else if scalar.contains("(^)") {
@@ -200,6 +282,8 @@ struct CTypeGenerator {
       result.spelling = "\(element.spelling)[\(count)]"
       result.isArray = true
       result.hasBitfields = element.hasBitfields
+      // An array's element block is `@?` even in Apple's extended encodings (`[3@?]`).
+      result.rendersBack = element.rendersBack && element.spelling != "int (^)(int)"
     default:
       let isUnion = choice == 9
       let keyword = isUnion ? "union" : "struct"
@@ -234,6 +318,8 @@ struct CTypeGenerator {
         ? "\(keyword) S_\(number) { \(body)};\ntypedef \(keyword) S_\(number) \(id);\n"
         : "typedef \(keyword) { \(body)} \(id);\n"
       result.spelling = "\(keyword) { \(body)}"
+      // `struct { … }` is a new type wherever it is written: only a tag names the same one.
+      result.rendersBack = named
     }
     if number == 1 { prelude = "enum E { E0, E1 };\n" + prelude }
     constants += "const unsigned long long sz_\(id) = sizeof(\(id));\n"
