@@ -172,7 +172,8 @@ import Testing
 
   /// The importer of Embedded Swift, the one this toolchain has for other targets, on the
   /// types whose import does not depend on the operating system: on i686, C's `long` is `Int`
-  /// (a 4-byte `l`); on AArch64 `char` (`C`) is still `CChar`, and `long double` is not imported.
+  /// (a 4-byte `l`); on AArch64 `char` (`C`) is still `CChar`, `signed char` (`c`) is `Int8`,
+  /// and `long double` is not imported.
   @Test(arguments: [
     ("i686-unknown-none-elf", "i386-linux-gnu", DataModel.i386Linux),
     ("aarch64-none-none-elf", "aarch64-linux-gnu", DataModel.aarch64Linux),
@@ -184,7 +185,8 @@ import Testing
       "long", "unsigned long", "int", "char", "short", "const char *", "void *", "long *", "const unsigned long **",
       "char *",
     ]
-    if model.isCharSigned { types.append("unsigned char") }
+    // Each of `c` and `C` also names `signed char` or `unsigned char`, whichever `char` is not.
+    types.append(model.isCharSigned ? "unsigned char" : "signed char")
     if model.longSize == 4 { types += ["long long", "unsigned long long"] }
     let parameters = types.enumerated().map { "\($1) x\($0)" }.joined(separator: ", ")
     let declaration = "void (^p)(\(parameters))"

@@ -83,7 +83,8 @@ struct SwiftRenderer {
 
   func primitive(_ code: TypeCode) -> String {
     switch code {
-    case .char: "CChar"
+    // Where `char` is unsigned, clang's `c` is `signed char`, which imports as `Int8`.
+    case .char: model.isCharSigned ? "CChar" : "Int8"
     // Where `char` is unsigned, clang writes `C` for it too; the C spelling says `char`, so
     // this one says `CChar`, what a `char` imports as.
     case .unsignedChar: model.isCharSigned ? "UInt8" : "CChar"
@@ -136,7 +137,7 @@ struct SwiftRenderer {
     case .qualified(.const, .pointer(let pointee)):
       return pointer(to: pointee, isConst: true)
     case .qualified(.const, .primitive(.cString)):
-      return pointer(to: .primitive(.char), isConst: true)
+      return Self.charPointer(isConst: true)
     case .qualified(_, let inner):
       return render(inner, asParameter: asParameter)
     case .array(let count, let element):
@@ -159,6 +160,11 @@ struct SwiftRenderer {
     case .unencodable:
       return "/* no encoding */"
     }
+  }
+
+  /// `char *` (`*`, `r*`): `CChar` on every target, whatever `c` means there.
+  static func charPointer(isConst: Bool) -> String {
+    isConst ? "UnsafePointer<CChar>?" : "UnsafeMutablePointer<CChar>?"
   }
 
   /// A pointer to `pointee`. `isConst` is clang's leading `r`: `const` on the innermost
@@ -190,7 +196,7 @@ struct SwiftRenderer {
     case .primitive(.void):
       return isConst ? "UnsafeRawPointer?" : "UnsafeMutableRawPointer?"
     case .primitive(.cString):
-      return "UnsafeMutablePointer<\(pointer(to: .primitive(.char), isConst: isConst))>?"
+      return "UnsafeMutablePointer<\(Self.charPointer(isConst: isConst))>?"
     case .pointer(let inner):
       return "UnsafeMutablePointer<\(pointer(to: inner, isConst: isConst))>?"
     case .primitive(.unknown), .structure(_, nil), .union(_, nil):
