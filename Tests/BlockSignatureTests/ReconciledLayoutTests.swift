@@ -132,6 +132,9 @@ import Testing
   @Test func partlyKnownSizeTakesTheSlot() throws {
     for (text, sizes) in [
       ("v20@?0{T=i{S}}8", [12]), ("v32@?0{T=i{S}}8{U=c{S}}20i28", [12, 8, 4]), ("v16@?0{T=c{S}}8c12", [1, 1]),
+      // Not something clang writes (a `long long` member makes 12 bytes impossible), but the
+      // size taken from the slot still gets an alignment that divides it.
+      ("v20@?0{T=q{S}}8", [12]),
     ] {
       let layout = try SignatureEncoding(parsing: text).layout()
       #expect(layout.arguments.dropFirst().map(\.layout.size) == sizes, "\(text)")

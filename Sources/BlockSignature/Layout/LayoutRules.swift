@@ -285,9 +285,13 @@ enum ArgumentOffsets {
       if shape == .otherFloat, observed == 2 || observed == 16 {
         size = observed
         alignment = observed
-      } else if size == 0 || (observed > size && observed > 4) {
+      } else if size == 0 {
+        size = observed
+      } else if observed > size && observed > 4 {
         // clang's slot is the size, or 4 bytes for anything smaller (an `int`): past 4 it is
-        // the size itself, where the encoding knew only part of it (`{T=i{S}}` in 12 bytes).
+        // the size itself, where the encoding knew only part of it (`{T=i{S}}` in 12 bytes),
+        // with an alignment that divides it.
+        alignment = hiddenAlignment(size: observed, encodedSize: size, encodedAlignment: alignment)
         size = observed
       }
       return .sizeFromOffsets(observed: observed)
