@@ -36,12 +36,13 @@ extension Diagnostics {
 
   /// Reports a ``LayoutError`` (a size that does not fit) at the first place the type that
   /// overflowed appears in `input`, underlined, as a malformed encoding is; on one line when
-  /// it cannot be found (or is too long to look for).
+  /// it cannot be found (or the plain search would take more than 2^24 comparisons).
   static func layoutFailure(_ error: LayoutError, input: String, label: String, columnBase: Int = 0) {
     let bytes = Array(input.utf8)
     let needle = Array(error.encoding.utf8)
     var start: Int?
-    if !needle.isEmpty, needle.count <= 4096, needle.count <= bytes.count {
+    // A plain search, so bounded: at most 2^24 byte comparisons whatever the input holds.
+    if !needle.isEmpty, needle.count <= bytes.count, needle.count * (bytes.count - needle.count + 1) <= 1 << 24 {
       start = (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
     }
     guard let start else {
