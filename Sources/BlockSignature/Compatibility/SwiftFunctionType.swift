@@ -148,6 +148,11 @@ private struct SwiftTypeParser {
     SwiftTypeError(kind: kind, offset: offset ?? position, input: source, message: message)
   }
 
+  /// A Swift closure where Swift does not pass it as a block (inside another type).
+  func closureError(at offset: Int) -> SwiftTypeError {
+    error(.notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)", at: offset)
+  }
+
   func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
   mutating func skipSpaces() {
@@ -317,9 +322,7 @@ private struct SwiftTypeParser {
           mapped = Mapped(
             encoding: .pointer(.primitive(.unknown)), innermostConst: false, isOptionalAllowed: true)
         default:
-          throw error(
-            .notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)",
-            at: start)
+          throw closureError(at: start)
         }
       } else {
         position = start
@@ -331,11 +334,7 @@ private struct SwiftTypeParser {
           if let first, first.start == position {
             // Parsed already, from the same place, as the list's first parameter, where a
             // closure is a block: here it may not be.
-            if first.mapped.isPlainClosure && !bridgingClosures {
-              throw error(
-                .notRepresentable, "a Swift closure has no C encoding; use @convention(block) or @convention(c)",
-                at: position)
-            }
+            if first.mapped.isPlainClosure && !bridgingClosures { throw closureError(at: position) }
             mapped = first.mapped
             position = first.end
           } else {
