@@ -10,8 +10,11 @@
 public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What kind of problem this is.
   public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    /// The kind's name.
     public let rawValue: String
+    /// Creates a kind from its name.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The kind's name.
     public var description: String { rawValue }
 
     /// The file could not be opened or mapped.
@@ -25,6 +28,7 @@ public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertibl
   }
 
   /// The kind of problem.
+  /// What kind of problem this is.
   public var kind: Kind
   /// The file offset the problem was found at, if there is one.
   public var offset: UInt64?
@@ -38,6 +42,7 @@ public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertibl
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 
@@ -56,6 +61,7 @@ public struct BinaryScanWarning: Hashable, Sendable, Codable, CustomStringConver
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 

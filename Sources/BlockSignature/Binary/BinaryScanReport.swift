@@ -2,8 +2,11 @@
 
 /// The container format of a scanned binary.
 public enum BinaryFormat: String, Hashable, Sendable, Codable {
+  /// 32-bit ELF (`ELFCLASS32`), either byte order.
   case elf32 = "ELF32"
+  /// 64-bit ELF (`ELFCLASS64`), either byte order.
   case elf64 = "ELF64"
+  /// 64-bit Mach-O (`MH_MAGIC_64`), objects and linked images.
   case machO64 = "Mach-O 64"
 }
 
@@ -64,6 +67,7 @@ public enum BlockEvidence: String, Hashable, Sendable, Codable, CaseIterable, Co
   /// Mach-O `__DATA,__data`), where no compiler puts a descriptor.
   case structural
 
+  /// Orders evidence as the cases are declared: ``literal``, ``symbol``, ``structural``.
   public static func < (lhs: Self, rhs: Self) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }
@@ -76,7 +80,9 @@ public enum BlockEvidence: String, Hashable, Sendable, Codable, CaseIterable, Co
 public struct ScannedBlock: Hashable, Sendable {
   /// Whether a global literal in the file uses the descriptor.
   public enum Kind: String, Hashable, Sendable, Codable {
+    /// A global literal (`_NSConcreteGlobalBlock`) in the file uses the descriptor.
     case global
+    /// No global literal uses it: the block is made on the stack at run time.
     case stack
   }
 

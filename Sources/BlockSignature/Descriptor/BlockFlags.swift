@@ -9,8 +9,10 @@
 ///
 /// The corresponding clang ABI field is `Block_layout.flags`.
 public struct BlockFlags: OptionSet, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The flags word as the block holds it.
   public var rawValue: Int32
 
+  /// Creates a set of flags from the word.
   @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
 
   /// Set by the runtime while a heap block is being freed (low bit of the count word).

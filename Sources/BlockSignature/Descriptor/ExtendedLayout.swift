@@ -56,12 +56,16 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
 
   /// One decoded instruction: an opcode and its real count (the stored nibble + 1).
   public struct Instruction: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// What the captured words are.
     public var opcode: Opcode
+    /// The real count: words, or bytes for ``Opcode/nonObjectBytes``.
     public var count: Int
+    /// Creates an instruction.
     public init(opcode: Opcode, count: Int) {
       self.opcode = opcode
       self.count = count
     }
+    /// The opcode and the count, e.g. `strong × 2`.
     public var description: String { "\(opcode) × \(count)" }
   }
 
@@ -71,6 +75,7 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
     /// What is wrong, in words.
     public var reason: String
+    /// The offset and the reason in one line.
     public var description: String { "invalid extended layout at byte \(offset): \(reason)" }
   }
 

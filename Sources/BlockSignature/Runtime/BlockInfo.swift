@@ -1,7 +1,7 @@
 import CBlockABI
 
 /// A snapshot of a live block: its flags, descriptor, helpers, signature, layout and invoke
-/// function, read through the ``CBlockABI`` mirror of the ABI.
+/// function, read through the `CBlockABI` mirror of the ABI.
 ///
 ///     let block: @convention(block) (Int32, Double) -> Int32 = { a, _ in a }
 ///     let info = try withExtendedLifetime(block) {
@@ -21,8 +21,9 @@ import CBlockABI
 public struct BlockInfo: Hashable, Sendable {
   /// The block's address.
   public var address: UInt
-  /// The `isa` pointer, and the symbol it names (e.g. `_NSConcreteGlobalBlock`).
+  /// The `isa` pointer.
   public var isa: UInt
+  /// The symbol ``isa`` points to (e.g. `_NSConcreteGlobalBlock`), when one is known.
   public var isaSymbol: String?
   /// The flags word.
   public var flags: BlockFlags
@@ -36,11 +37,13 @@ public struct BlockInfo: Hashable, Sendable {
   public var descriptorReserved: UInt
   /// The size of the block literal, captures included, from its descriptor.
   public var size: Int
-  /// The copy and dispose helpers, when `BLOCK_HAS_COPY_DISPOSE` is set.
+  /// The copy helper, when `BLOCK_HAS_COPY_DISPOSE` is set.
   public var copyHelper: SymbolInfo?
+  /// The dispose helper, when `BLOCK_HAS_COPY_DISPOSE` is set.
   public var disposeHelper: SymbolInfo?
-  /// The helpers' addresses (nil when the flag is clear).
+  /// The copy helper's address (nil when `BLOCK_HAS_COPY_DISPOSE` is clear).
   public var copyHelperAddress: UInt?
+  /// The dispose helper's address (nil when `BLOCK_HAS_COPY_DISPOSE` is clear).
   public var disposeHelperAddress: UInt?
   /// The signature bytes, when `BLOCK_HAS_SIGNATURE` is set and the pointer is not NULL.
   public var signatureBytes: [UInt8]?
@@ -52,8 +55,9 @@ public struct BlockInfo: Hashable, Sendable {
   public var layoutWord: UInt
   /// The decoded extended layout, when `BLOCK_HAS_EXTENDED_LAYOUT` is set.
   public var extendedLayout: ExtendedLayout?
-  /// The invoke function's address and symbol.
+  /// The invoke function's address.
   public var invokeAddress: UInt
+  /// The invoke function's symbol, as `dladdr` names it.
   public var invoke: SymbolInfo?
   /// The reference count of a heap block under the loaded runtime's convention; nil for
   /// global, stack and noescape blocks, whose count means nothing.

@@ -8,8 +8,11 @@
 public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The kind of failure. Extensible: new kinds may be added.
   public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind's name, as `description` and JSON print it.
     public var rawValue: String
+    /// Creates a kind from its name.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The kind's name.
     public var description: String { rawValue }
 
     /// The block pointer is NULL.
@@ -40,6 +43,7 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
   /// What went wrong, in words.
   public var reason: String
 
+  /// Creates an error; `blockAddress` is nil when `address` is the block's own.
   public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, reason: String) {
     self.kind = kind
     self.address = address

@@ -11,8 +11,11 @@ public struct LoadedLibrary: @unchecked Sendable {
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. Extensible.
     public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+      /// The kind's name.
       public var rawValue: String
+      /// Creates a kind from its name.
       public init(rawValue: String) { self.rawValue = rawValue }
+      /// The kind's name.
       public var description: String { rawValue }
       /// The file does not exist or cannot be read.
       public static let noSuchFile = Kind(rawValue: "noSuchFile")
@@ -34,6 +37,7 @@ public struct LoadedLibrary: @unchecked Sendable {
     /// What went wrong, in words.
     public var message: String
 
+    /// The message.
     public var description: String { message }
   }
 

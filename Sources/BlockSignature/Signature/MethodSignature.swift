@@ -97,8 +97,11 @@ public struct MethodSignature: Hashable, Sendable, CustomStringConvertible {
   ///     // i20@?0i8r*12
   ///
   /// - Parameters:
+  ///   - returnType: The type the block, method or function returns.
+  ///   - argumentTypes: The explicit arguments, without the hidden ones `form` adds.
   ///   - form: ``SignatureEncoding/Kind/block`` adds `@?`, ``SignatureEncoding/Kind/method``
   ///     adds `@:`, ``SignatureEncoding/Kind/types`` adds nothing (a C function, offsets from 0).
+  ///   - model: The target whose sizes and alignments give the offsets.
   /// - Throws: ``SignatureError`` when a size overflows.
   public init(
     returnType: TypeEncoding, argumentTypes: [TypeEncoding], form: SignatureEncoding.Kind,
