@@ -230,6 +230,18 @@ import Testing
         == "argument 2: size 8 does not match size 4 (q vs i)")
   }
 
+  /// ArgumentPlacement.swift
+  @Test func argumentPlacement() throws {
+    let signature = try SignatureEncoding(parsing: "q@?qqqqqqt")
+    let placement = signature.argumentPlacement(for: .x86_64SysV)
+    #expect(placement.arguments[5] == .registers(general: 5..<6, floatingPoint: 0..<0))
+    #expect(placement.arguments[6] == .stack(offset: 0, size: 8))
+    #expect(placement.arguments[7] == .stack(offset: 16, size: 16))
+    #expect(
+      Array(try SignatureEncoding(parsing: "s@?qqqqqqqsc").argumentPlacement(for: .arm64Apple).arguments[8...])
+        == [.stack(offset: 0, size: 2), .stack(offset: 2, size: 1)])
+  }
+
   /// SwiftFunctionType.swift
   @Test func swiftFunctionType() throws {
     let type = try SwiftFunctionType(parsing: "(Int32, UnsafePointer<CChar>?) -> Int32")

@@ -1,0 +1,327 @@
+// Where a call puts each argument: which registers, or which stack bytes. `PlacementState`
+// advances one argument at a time without allocating; `SignatureEncoding.argumentPlacement(for:)`
+// lists every argument's place.
+
+/// Where a call puts each argument of a signature on a data model: in which argument registers,
+/// or at which offset on the stack once the registers run out.
+///
+///     let signature = try SignatureEncoding(parsing: "q@?qqqqqqt")
+///     let placement = signature.argumentPlacement(for: .x86_64SysV)
+///     placement.arguments[5]  // .registers(general: 5..<6, floatingPoint: 0..<0): R9
+///     placement.arguments[6]  // .stack(offset: 0, size: 8)
+///     placement.arguments[7]  // .stack(offset: 16, size: 16): __int128 is aligned to 16
+///
+/// Every argument is walked in order, the block (or `self` and `_cmd`) included: they are
+/// ordinary pointer arguments. The rules are those of clang for each calling convention:
+///
+/// - x86_64 System V: six general-purpose registers (RDI, RSI, RDX, RCX, R8, R9) and eight SSE
+///   registers (XMM0–XMM7), numbered from 0 in that order. An argument takes one register per
+///   eightbyte of its class; when the registers left cannot take all of it, it goes whole on
+///   the stack and later arguments still take the registers left. Stack arguments are aligned to
+///   8, or to 16 for a type aligned to 16 (`t`, `D`, a structure holding one), and take their
+///   size rounded up to 8. A return value in memory takes RDI for its hidden pointer.
+/// - AArch64 (AAPCS64): eight general-purpose registers (X0–X7) and eight SIMD registers
+///   (V0–V7). A homogeneous floating-point aggregate that does not fit in the SIMD registers left
+///   goes on the stack and uses them all up (later floating-point arguments go on the stack too);
+///   an argument that does not fit in the general-purpose registers left does the same with
+///   those. On AArch64 Linux an argument of 16 bytes aligned to 16 starts at an even-numbered
+///   register, and stack arguments take 8-byte slots (16 aligned to 16 for a type aligned to 16);
+///   on Apple's arm64 there is no even-register rule, and scalars and homogeneous floating-point
+///   aggregates take their own size and alignment on the stack (a `short` takes 2 bytes), while
+///   other structures and unions are rounded up to 8 bytes aligned to 8 (16 for one aligned to
+///   16). A value passed through a pointer to a copy (a record of more than 16 bytes) takes the
+///   pointer's place. A return value in memory takes X8, which is not an argument register.
+/// - Windows x64: the first four arguments in RCX, RDX, R8, R9 or XMM0–XMM3 by position (a
+///   general-purpose register numbered as its position, 0 to 3, and so for XMM), the others in
+///   8-byte stack slots after the 32-byte home area (offset 0 is the first byte after it); a
+///   value larger than 8 bytes, or not of 1, 2, 4 or 8, goes through a pointer to a copy. A
+///   return value in memory takes position 0 (RCX).
+/// - i386: every argument on the stack, aligned to 4, taking its size rounded up to 4. A return
+///   value in memory takes the first 4 bytes (offset 0) for its hidden pointer.
+///
+/// An argument without bytes (`{?=[0i]}`) takes no place on every convention but Windows x64,
+/// as clang drops it in C. An argument whose size the encoding does not give (an unexpanded
+/// structure, an unencodable parameter, a single space, which may be 2 or 16 bytes), or whose
+/// stack offset would overflow, has an ``Place/unknown`` place, and so has every argument after
+/// it.
+///
+/// The corresponding clang and LLVM code is `X86_64ABIInfo::computeInfo` (which counts the free
+/// registers), `AArch64ABIInfo::classifyArgumentType` (Darwin's packed stack arguments), and
+/// the calling-convention tables `X86CallingConv.td` and `AArch64CallingConvention.td`.
+public struct ArgumentPlacement: Hashable, Sendable {
+  /// Where one argument goes.
+  public enum Place: Hashable, Sendable {
+    /// In argument registers: the numbers of the general-purpose and of the floating-point or
+    /// vector registers it takes (an empty range for none), numbered from 0 in the convention's
+    /// order (X0, V0; RDI, XMM0 on x86_64 System V; on Windows x64 the argument's position).
+    /// An argument passed through a pointer to a copy takes the pointer's register.
+    case registers(general: Range<Int>, floatingPoint: Range<Int>)
+    /// On the stack, `size` bytes from `offset`, counted from the first byte of the stack
+    /// arguments (on Windows x64, from the first byte after the 32-byte home area).
+    case stack(offset: Int, size: Int)
+    /// Neither: an argument without bytes, which clang drops.
+    case none
+    /// Not known from the encoding: the argument's size is not given, or an earlier argument's
+    /// is not (or a stack offset would overflow).
+    case unknown
+  }
+
+  /// The data model the places were computed for.
+  public var model: DataModel
+  /// Whether the return value goes to a buffer the caller passes a pointer to (whose register or
+  /// stack slot is then taken, except on AArch64); nil when the return type's size is not known.
+  public var returnsInMemory: Bool?
+  /// One place per argument, the block (or `self` and `_cmd`) included.
+  public var arguments: [Place]
+  /// The bytes of stack the arguments take, before any final padding; nil when a place is
+  /// unknown.
+  public var stackSize: Int?
+
+  /// Creates a placement from its parts.
+  public init(model: DataModel, returnsInMemory: Bool?, arguments: [Place], stackSize: Int?) {
+    self.model = model
+    self.returnsInMemory = returnsInMemory
+    self.arguments = arguments
+    self.stackSize = stackSize
+  }
+}
+
+extension SignatureEncoding {
+  /// Where a call puts each argument on `model`: in which registers, or where on the stack.
+  ///
+  ///     try SignatureEncoding(parsing: "s@?qqqqqqqsc").argumentPlacement(for: .arm64Apple).arguments[8...]
+  ///     // [.stack(offset: 0, size: 2), .stack(offset: 2, size: 1)]: Apple packs stack arguments
+  ///
+  /// See ``ArgumentPlacement`` for the rules of each calling convention.
+  /// - Complexity: O(*n*) in the size of the signature.
+  public func argumentPlacement(for model: DataModel = .x86_64SysV) -> ArgumentPlacement {
+    var state = PlacementState(model: model)
+    let returned = returnType.abiShape(for: model, asParameter: false)
+    let returnsInMemory = returned.isSizeKnown ? returned.passing == .memory : nil
+    var places: [ArgumentPlacement.Place] = []
+    places.reserveCapacity(arguments.count)
+    var known = state.placeReturn(returned)
+    for argument in arguments {
+      guard known, let place = state.place(argument.type) else {
+        known = false
+        places.append(.unknown)
+        continue
+      }
+      places.append(place)
+    }
+    return ArgumentPlacement(
+      model: model, returnsInMemory: returnsInMemory, arguments: places, stackSize: known ? state.stack : nil)
+  }
+}
+
+/// The argument registers and stack bytes a call has used so far: what the placement rules
+/// advance, one argument after another. It allocates nothing.
+struct PlacementState {
+  /// The target.
+  let model: DataModel
+  /// Its calling convention.
+  let convention: CallingConvention
+  /// AArch64 only: Apple's arm64 (packed stack arguments, no even-register rule).
+  let isApple: Bool
+  /// The next general-purpose register (AAPCS64's NGRN).
+  var general = 0
+  /// The next floating-point or vector register (AAPCS64's NSRN).
+  var floatingPoint = 0
+  /// The next stack byte, from the first stack argument (AAPCS64's NSAA).
+  var stack = 0
+  /// Windows x64: the next argument position.
+  var position = 0
+
+  /// The state before the first argument of a call on `model`.
+  init(model: DataModel) {
+    self.model = model
+    convention = CallingConvention(model)
+    isApple =
+      convention == .aapcs64
+      && (model.name.hasPrefix("arm64") || model.name.contains("apple") || model.name.contains("darwin"))
+  }
+
+  /// The registers of each kind the convention passes arguments in.
+  private var registerCounts: (general: Int, floatingPoint: Int) {
+    switch convention {
+    case .systemV: (6, 8)
+    case .aapcs64: (8, 8)
+    case .windowsX64: (4, 4)
+    case .i386: (0, 0)
+    }
+  }
+
+  /// Takes the place of the hidden pointer to a return value in memory: RDI on x86_64 System V,
+  /// position 0 on Windows x64, the first 4 stack bytes on i386; nothing on AArch64 (X8).
+  /// Returns false when the return type's size is not known and it could matter.
+  mutating func placeReturn(_ shape: ABIShape) -> Bool {
+    guard shape.isSizeKnown else { return convention == .aapcs64 }
+    guard shape.passing == .memory else { return true }
+    switch convention {
+    case .systemV: general = 1
+    case .windowsX64: position = 1
+    case .i386: stack = 4
+    case .aapcs64: break
+    }
+    return true
+  }
+
+  /// Places the next argument, of type `type`; nil when its size is not known.
+  mutating func place(_ type: TypeEncoding) -> ArgumentPlacement.Place? {
+    let shape = type.abiShape(for: model, asParameter: true)
+    return place(type, shape: shape)
+  }
+
+  /// Whether every later argument would land in the same place after this state as after
+  /// `other` (of the same model).
+  func isAtSamePoint(as other: PlacementState) -> Bool {
+    general == other.general && floatingPoint == other.floatingPoint && stack == other.stack
+      && position == other.position
+  }
+
+  /// Places the next argument, of type `type` and shape `shape` (as
+  /// ``TypeEncoding/abiShape(for:asParameter:)`` gives it for a parameter); nil when its size is
+  /// not known, or its stack offset overflows.
+  mutating func place(_ type: TypeEncoding, shape: ABIShape) -> ArgumentPlacement.Place? {
+    guard shape.isSizeKnown, !type.hasAmbiguousSizeAsParameter, let slot = stackSlot(type, shape: shape)
+    else { return nil }
+    if convention == .windowsX64 {
+      let index = position
+      position += 1
+      if index < registerCounts.general {
+        if case .floatingPoint = shape.passing { return .registers(general: 0..<0, floatingPoint: index..<index + 1) }
+        return .registers(general: index..<index + 1, floatingPoint: 0..<0)
+      }
+      return onStack(slot)
+    }
+    if shape.size == 0 { return ArgumentPlacement.Place.none }
+    let counts = registerCounts
+    switch (convention, shape.passing) {
+    case (.i386, _):
+      return onStack(slot)
+    case (.systemV, .memory):
+      return onStack(slot)
+    case (.systemV, .eightbytes(let first, let second)):
+      var needed = EightbyteRegisters()
+      guard needed.add(first), needed.add(second) else { return onStack(slot) }
+      guard general + needed.general <= counts.general, floatingPoint + needed.floatingPoint <= counts.floatingPoint
+      else { return onStack(slot) }
+      defer {
+        general += needed.general
+        floatingPoint += needed.floatingPoint
+      }
+      return .registers(
+        general: general..<general + needed.general,
+        floatingPoint: floatingPoint..<floatingPoint + needed.floatingPoint)
+    case (.aapcs64, .floatingPoint(_, let count)):
+      guard floatingPoint + count <= counts.floatingPoint else {
+        floatingPoint = counts.floatingPoint
+        return onStack(slot)
+      }
+      defer { floatingPoint += count }
+      return .registers(general: 0..<0, floatingPoint: floatingPoint..<floatingPoint + count)
+    case (.aapcs64, .integer(let count)):
+      return inGeneralRegisters(count, slot: slot)
+    case (.aapcs64, .memory):
+      return inGeneralRegisters(1, slot: slot)
+    case (.aapcs64, .alignedIntegerPair):
+      if !isApple { general += general & 1 }
+      return inGeneralRegisters(2, slot: slot)
+    default:
+      return nil
+    }
+  }
+
+  /// AAPCS64: `count` general-purpose registers if that many are left, else the stack (and no
+  /// more general-purpose registers).
+  private mutating func inGeneralRegisters(_ count: Int, slot: (size: Int, alignment: Int)) -> ArgumentPlacement.Place?
+  {
+    let counts = registerCounts
+    guard general + count <= counts.general else {
+      general = counts.general
+      return onStack(slot)
+    }
+    defer { general += count }
+    return .registers(general: general..<general + count, floatingPoint: 0..<0)
+  }
+
+  /// The next stack bytes for `slot`; nil when the offset overflows.
+  private mutating func onStack(_ slot: (size: Int, alignment: Int)) -> ArgumentPlacement.Place? {
+    guard let offset = roundUp(stack, to: slot.alignment) else { return nil }
+    let (end, overflowed) = offset.addingReportingOverflow(slot.size)
+    if overflowed { return nil }
+    stack = end
+    return .stack(offset: offset, size: slot.size)
+  }
+
+  /// The stack bytes an argument takes when it goes on the stack, and their alignment; nil when
+  /// they overflow.
+  ///
+  /// Two arguments the abi level passes the same way in registers can still differ here: on
+  /// x86_64 System V `t` (aligned to 16) and `{?=qq}` (to 8); on Apple's arm64 `s` (2 bytes
+  /// aligned to 2) and `{?=cc}` (8 aligned to 8).
+  func stackSlot(_ type: TypeEncoding, shape: ABIShape) -> (size: Int, alignment: Int)? {
+    switch convention {
+    case .systemV:
+      // `shape.alignment` is already 8 at least for a parameter; kept so if it changes.
+      return roundUp(shape.size, to: 8).map { ($0, max(shape.alignment, 8)) }
+    case .aapcs64:
+      if shape.passing == .memory { return (8, 8) }  // the pointer to the copy
+      if isApple {
+        if case .floatingPoint = shape.passing { return (shape.size, shape.alignment) }
+        if !type.isCompositeArgument { return (shape.size, shape.alignment) }
+      }
+      return roundUp(shape.size, to: 8).map { ($0, shape.alignment >= 16 ? 16 : 8) }
+    case .windowsX64:
+      return (8, 8)
+    case .i386:
+      return roundUp(shape.size, to: 4).map { ($0, 4) }
+    }
+  }
+}
+
+extension TypeEncoding {
+  /// Whether an argument of this type is a structure, union or `_Complex` (what clang passes as
+  /// an aggregate), an `_Atomic` one included; an array parameter is a pointer.
+  var isCompositeArgument: Bool {
+    switch unqualified {
+    case .structure, .union, .complex: true
+    case .atomic(let inner): inner.isCompositeArgument
+    default: false
+    }
+  }
+
+  /// Whether an argument of this type holds a single space (`_Float16`, `__bf16` or
+  /// `__float128`: 2 or 16 bytes), whose place the encoding does not determine; an array
+  /// parameter is a pointer.
+  fileprivate var hasAmbiguousSizeAsParameter: Bool {
+    if case .array = unqualified { return false }
+    return holdsAmbiguousFloatingPoint
+  }
+
+  private var holdsAmbiguousFloatingPoint: Bool {
+    switch unqualified {
+    case .primitive(.otherFloat): true
+    case .structure(_, let fields?), .union(_, let fields?): fields.contains { $0.type.holdsAmbiguousFloatingPoint }
+    case .array(_, let element), .complex(let element), .atomic(let element): element.holdsAmbiguousFloatingPoint
+    default: false
+    }
+  }
+}
+
+/// System V: the registers of each kind an argument's eightbytes take.
+private struct EightbyteRegisters {
+  var general = 0
+  var floatingPoint = 0
+
+  /// Counts one eightbyte; false for X87 or MEMORY, which put the argument on the stack.
+  mutating func add(_ registerClass: RegisterClass) -> Bool {
+    switch registerClass {
+    case .integer: general += 1
+    case .sse: floatingPoint += 1
+    case .none: break
+    case .x87, .memory: return false
+    }
+    return true
+  }
+}

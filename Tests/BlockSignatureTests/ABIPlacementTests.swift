@@ -1,0 +1,312 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// Argument placement against clang's own code. For every target clang compiles (`-O2 -S`)
+/// functions and blocks such as `long f(long a1, …, long a7, T x, long m) { return m; }`, and the
+/// assembly shows where each reads its last argument `m` from (`movq 40(%rsp), %rax`, `ldr x0,
+/// [sp, #16]`, `mov x0, x7`); twins with the same parameters that return the first member of `x`
+/// show where `x` itself is. ``SignatureEncoding/argumentPlacement(for:)`` must put `m` and `x`
+/// there, in the block's signature as clang encodes it and in its function form.
+@Suite struct ABIPlacementTests {
+  /// A type `x` takes.
+  struct CType {
+    var name: String
+    var declaration: String?
+    var spelling: String
+    /// An expression for the first scalar in `x` (it is at the start of `x`, or of the copy a
+    /// pointer to it is passed), and its type; nil for none.
+    var first: (expression: String, type: String)?
+
+    init(_ name: String, _ spelling: String, first: (String, String)?) {
+      self.name = name
+      self.spelling = spelling
+      self.first = first
+    }
+
+    init(_ name: String, record declaration: String, first: (String, String)?) {
+      self.name = name
+      self.declaration = declaration
+      self.spelling = String(declaration.prefix { $0 != "{" }.dropLast())
+      self.first = first
+    }
+  }
+
+  /// The types `x` takes: scalars, records that look like them, homogeneous floating-point
+  /// aggregates, records passed in memory, and a record without bytes.
+  static func types(_ model: DataModel) -> [CType] {
+    (model.hasInt128
+      ? [
+        CType("T", "__int128", first: ("(long long)x", "long long")),
+        CType("T1", record: "struct T1 { __int128 t; }", first: ("(long long)x.t", "long long")),
+      ] : [])
+      + [
+        CType("QQ", record: "struct QQ { long long a, b; }", first: ("x.a", "long long")),
+        CType("S", "short", first: ("x", "short")),
+        CType("CC", record: "struct CC { char a, b; }", first: ("x.a", "char")),
+        CType("I", "int", first: ("x", "int")),
+        CType("I1", record: "struct I1 { int a; }", first: ("x.a", "int")),
+        CType("SS", record: "struct SS { short a, b; }", first: ("x.a", "short")),
+        CType("F", "float", first: ("x", "float")),
+        CType("F1", record: "struct F1 { float a; }", first: ("x.a", "float")),
+        CType("FF", record: "struct FF { float a, b; }", first: ("x.a", "float")),
+        CType("JF", "_Complex float", first: ("__real__ x", "float")),
+        CType("D", "double", first: ("x", "double")),
+        CType("Q", "long long", first: ("x", "long long")),
+        CType("C", "char", first: ("x", "char")),
+        CType("D3", record: "struct D3 { double a, b, c; }", first: ("x.a", "double")),
+        CType("C24", record: "struct C24 { char c[24]; }", first: ("x.c[0]", "char")),
+        CType("F3", record: "struct F3 { float a, b, c; }", first: nil),
+        CType("DQ", record: "struct DQ { double a; long long b; }", first: nil),
+        CType("LD", "long double", first: nil),
+        CType("Z", record: "struct Z { int a[0]; }", first: nil),
+      ]
+  }
+
+  /// The parameters before `x`: `longs` longs, then `doubles` doubles.
+  struct Leading: Hashable {
+    var longs: Int
+    var doubles: Int
+  }
+
+  /// Enough leading arguments to use up each kind of register on every target, and a few less.
+  static let leadings: [Leading] =
+    (0...9).map { Leading(longs: $0, doubles: 0) } + (5...8).map { Leading(longs: 9, doubles: $0) }
+    + (5...8).map { Leading(longs: 0, doubles: $0) }
+
+  /// The type of the last argument, `m`.
+  enum Marker: String, CaseIterable {
+    case long, char, double
+  }
+
+  /// What a probe returns, and so which argument the assembly shows.
+  enum Reads: String {
+    /// `m`.
+    case marker
+    /// The first member of `x`.
+    case first
+    /// `m`, stored in the first word of a returned `struct Big` (in memory on every target).
+    case markerInMemory
+  }
+
+  /// One function, and one block with the same parameters.
+  struct Probe {
+    var id: String
+    /// The type of `x`; nil for none.
+    var type: CType?
+    var leading: Leading
+    var marker: Marker
+    var reads: Reads
+
+    var parameters: String {
+      var list = (0..<leading.longs).map { "long a\($0)" } + (0..<leading.doubles).map { "double d\($0)" }
+      if let type { list.append("\(type.spelling) x") }
+      list.append("\(marker.rawValue) m")
+      return list.joined(separator: ", ")
+    }
+
+    /// The C type of the value read, and whether it comes back in a floating-point register.
+    var returned: (spelling: String, isFloatingPoint: Bool) {
+      switch reads {
+      case .marker: (marker.rawValue, marker == .double)
+      case .markerInMemory: ("struct Big", false)
+      case .first:
+        (type!.first!.type, ["float", "double"].contains(type!.first!.type))
+      }
+    }
+
+    var source: String {
+      let body =
+        switch reads {
+        case .marker: "{ return m; }"
+        case .markerInMemory: "{ struct Big b = {m}; return b; }"
+        case .first: "{ return \(type!.first!.expression); }"
+        }
+      let returned = returned.spelling
+      return """
+        \(returned) f_\(id)(\(parameters)) \(body)
+        \(returned) (^b_\(id))(\(parameters)) = ^\(returned) (\(parameters)) \(body);
+
+        """
+    }
+  }
+
+  static func probes(_ model: DataModel) -> [Probe] {
+    var probes: [Probe] = []
+    for type in types(model) {
+      for leading in leadings {
+        for marker in Marker.allCases where marker != .double || leading.doubles > 0 {
+          let id = "\(type.name)_\(leading.longs)_\(leading.doubles)_\(marker)"
+          probes.append(Probe(id: id, type: type, leading: leading, marker: marker, reads: .marker))
+          if type.first != nil {
+            probes.append(Probe(id: "x" + id, type: type, leading: leading, marker: marker, reads: .first))
+          }
+        }
+      }
+    }
+    for longs in 0...9 {
+      probes.append(
+        Probe(
+          id: "R_\(longs)", type: nil, leading: Leading(longs: longs, doubles: 0), marker: .long,
+          reads: .markerInMemory))
+    }
+    return probes
+  }
+
+  /// One probe as clang compiled it: the block's signature and its function form, and where the
+  /// function and the block's invoke function read the value from.
+  struct Observed {
+    var probe: Probe
+    var block: SignatureEncoding
+    var function: SignatureEncoding
+    var blockReads: ClangAssembly.Source
+    var functionReads: ClangAssembly.Source
+  }
+
+  static let targets: [(triple: String, model: DataModel)] = ABIAgreementTests.targets
+
+  /// The invoke function of the block a global block variable holds: from `@b = global ptr
+  /// @literal` to the literal's `ptr @b_block_invoke` (`_2`, `_3` … when names repeat); the
+  /// literal's isa may be `null` (Windows sets it when the program starts).
+  static func invokeFunction(ofVariable variable: String, in ir: GeneratedIR) -> String? {
+    guard let literal = ir.lines[variable].flatMap(GeneratedIR.lastSymbol(in:)), let line = ir.lines[literal] else {
+      return nil
+    }
+    return line.components(separatedBy: "ptr @").dropFirst()
+      .map { String($0.prefix { $0 != "," && $0 != " " && $0 != "}" }) }
+      .first { $0.contains("_block_invoke") }
+  }
+
+  /// Every probe compiled for `triple`: the assembly at `-O2` for the places, the IR (from the
+  /// same flags, so that the invoke functions have the same names) for the signatures.
+  static func observe(_ triple: String, model: DataModel) throws -> [Observed] {
+    let probes = probes(model)
+    var source = "struct Big { long a[10]; };\n"
+    for type in types(model) { if let declaration = type.declaration { source += declaration + ";\n" } }
+    for probe in probes { source += probe.source }
+    let flags = ["--target=\(triple)", "-fblocks", "-w", "-S", "-O2"]
+    let (asmFolder, asmFile) = try Toolchain.compileC(
+      source, fileName: "placement.c", arguments: flags, output: "placement.s")
+    defer { try? FileManager.default.removeItem(at: asmFolder) }
+    let (irFolder, irFile) = try Toolchain.compileC(
+      source, fileName: "placement.c", arguments: flags + ["-emit-llvm"], output: "placement.ll")
+    defer { try? FileManager.default.removeItem(at: irFolder) }
+    let assembly = ClangAssembly(
+      try String(contentsOf: asmFile, encoding: .utf8), architecture: .init(triple: triple))
+    let ir = GeneratedIR(try String(contentsOf: irFile, encoding: .utf8))
+    return try probes.map { probe in
+      let text = try #require(ir.signature(ofVariable: "b_\(probe.id)"), "b_\(probe.id) on \(triple)")
+      let block = try SignatureEncoding(parsing: text)
+      let invoke = try #require(invokeFunction(ofVariable: "b_\(probe.id)", in: ir), "b_\(probe.id) on \(triple)")
+      func reads(_ function: String) throws -> ClangAssembly.Source {
+        probe.reads == .markerInMemory
+          ? try assembly.storedValue(of: function)
+          : try assembly.returnedValue(of: function, floatingPoint: probe.returned.isFloatingPoint)
+      }
+      return Observed(
+        probe: probe, block: block, function: try block.functionEncoding(for: model), blockReads: try reads(invoke),
+        functionReads: try reads("f_\(probe.id)"))
+    }
+  }
+
+  /// Where the assembly reads an argument that ``ArgumentPlacement`` puts at `place`: a stack
+  /// offset above the stack pointer at entry (past the return address on x86, and Windows x64's
+  /// home area), or the name of its first register of the kind the value is read from.
+  static func source(of place: ArgumentPlacement.Place, floatingPoint: Bool, triple: String)
+    -> ClangAssembly.Source?
+  {
+    let isAArch64 = triple.hasPrefix("aarch64") || triple.hasPrefix("arm64")
+    switch place {
+    case .stack(let offset, _):
+      let base =
+        if triple.hasPrefix("x86_64-windows") {
+          40
+        } else if triple.hasPrefix("x86_64") {
+          8
+        } else if triple.hasPrefix("i386") {
+          4
+        } else {
+          0
+        }
+      return .stack(offset: offset + base)
+    case .registers(let general, let floatingPointRegisters):
+      // A record passed through a pointer is read through the pointer's register.
+      let range = floatingPoint && !floatingPointRegisters.isEmpty ? floatingPointRegisters : general
+      guard let number = range.first else { return nil }
+      if isAArch64 { return .register(range == general ? "x\(number)" : "v\(number)") }
+      if range != general { return .register("xmm\(number)") }
+      let names =
+        triple.contains("windows") ? ["rcx", "rdx", "r8", "r9"] : ["rdi", "rsi", "rdx", "rcx", "r8", "r9"]
+      return names.indices.contains(number) ? .register(names[number]) : nil
+    case .none, .unknown:
+      return nil
+    }
+  }
+
+  /// What the encoding does not say stops the placement: an unexpanded structure, a single space
+  /// (2 or 16 bytes), a return value of unknown size where its hidden pointer would take a
+  /// register; an argument without bytes takes no place (clang drops it in C), except on
+  /// Windows x64, where such a record has 4 bytes.
+  @Test func unknownAndEmptyArguments() throws {
+    func places(_ text: String, _ model: DataModel) throws -> [ArgumentPlacement.Place] {
+      try SignatureEncoding(parsing: text).argumentPlacement(for: model).arguments
+    }
+    let pointer = ArgumentPlacement.Place.registers(general: 0..<1, floatingPoint: 0..<0)
+    let second = ArgumentPlacement.Place.registers(general: 1..<2, floatingPoint: 0..<0)
+    #expect(try places("v@?{S}q", .x86_64SysV) == [pointer, .unknown, .unknown])
+    #expect(try places("v@? q", .aarch64Linux) == [pointer, .unknown, .unknown])
+    #expect(
+      try places("v@?[4 ]q", .aarch64Linux) == [pointer, second, .registers(general: 2..<3, floatingPoint: 0..<0)])
+    #expect(try places("v@?{?=[0i]}q", .x86_64SysV) == [pointer, .none, second])
+    #expect(try places("v@?{?=[0i]}q", .i386Linux) == [.stack(offset: 0, size: 4), .none, .stack(offset: 4, size: 8)])
+    #expect(
+      try places("v@?{?=[0i]}q", .windowsX64) == [pointer, second, .registers(general: 2..<3, floatingPoint: 0..<0)])
+    let unknownReturn = try SignatureEncoding(parsing: "{S}@?q")
+    #expect(unknownReturn.argumentPlacement(for: .x86_64SysV).returnsInMemory == nil)
+    #expect(unknownReturn.argumentPlacement(for: .x86_64SysV).arguments == [.unknown, .unknown])
+    #expect(unknownReturn.argumentPlacement(for: .x86_64SysV).stackSize == nil)
+    // AArch64 passes the hidden pointer in X8, not an argument register.
+    #expect(unknownReturn.argumentPlacement(for: .aarch64Linux).arguments == [pointer, second])
+    #expect(try SignatureEncoding(parsing: "v@?qqqqqqqq").argumentPlacement(for: .x86_64SysV).stackSize == 24)
+  }
+
+  /// Every target's probes.
+  @Test(arguments: targets.map(\.triple))
+  func placementAgreesWithClang(triple: String) throws {
+    let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    Self.expectPlacements(try Self.observe(triple, model: model), triple: triple, model: model)
+  }
+
+  /// Every probe's value is where the placement puts it: `m` (the last argument) or `x` (the one
+  /// before), in the block and in the function.
+  static func expectPlacements(_ observed: [Observed], triple: String, model: DataModel) {
+    var onStack = 0
+    for item in observed {
+      for (form, signature, reads) in [
+        ("block", item.block, item.blockReads), ("function", item.function, item.functionReads),
+      ] {
+        let placement = signature.argumentPlacement(for: model)
+        let index = placement.arguments.count - (item.probe.reads == .first ? 2 : 1)
+        let place = placement.arguments[index]
+        let ours = source(of: place, floatingPoint: item.probe.returned.isFloatingPoint, triple: triple)
+        #expect(
+          ours == reads,
+          """
+          \(triple) \(form) \(item.probe.id) (\(signature)): clang reads argument \(index) from \(reads), \
+          the placement says \(place) (\(ours.map(\.description) ?? "nothing"))
+          """)
+        #expect(
+          placement.returnsInMemory == (item.probe.reads == .markerInMemory),
+          "\(triple) \(item.probe.id): \(placement)")
+        if case .stack = reads { onStack += 1 }
+      }
+    }
+    // Both places occur, so the comparison can fail either way (on i386 all is on the stack).
+    if triple.hasPrefix("i386") {
+      #expect(onStack == observed.count * 2)
+    } else {
+      #expect(onStack >= 200 && onStack <= observed.count * 2 - 200, "\(triple): \(onStack) reads from the stack")
+    }
+  }
+}
