@@ -8,7 +8,9 @@ import Testing
 /// assembly shows where each reads its last argument `m` from (`movq 40(%rsp), %rax`, `ldr x0,
 /// [sp, #16]`, `mov x0, x7`); twins with the same parameters that return the first member of `x`
 /// show where `x` itself is. ``SignatureEncoding/argumentPlacement(for:)`` must put `m` and `x`
-/// there, in the block's signature as clang encodes it and in its function form.
+/// there, in the block's signature as clang encodes it and in its function form; and the abi
+/// level must call two such blocks (or functions), whose types `T` and `U` it passes alike in
+/// registers, compatible exactly when clang reads `x` and `m` from the same places in both.
 @Suite struct ABIPlacementTests {
   /// A type `x` takes.
   struct CType {
@@ -63,6 +65,13 @@ import Testing
         CType("Z", record: "struct Z { int a[0]; }", first: nil),
       ]
   }
+
+  /// Pairs of types that some target passes alike in registers but that may differ on the
+  /// stack (alignment, or the room a small record takes on Apple's arm64).
+  static let lookAlikes: [(String, String)] = [
+    ("T", "QQ"), ("T1", "QQ"), ("T", "T1"), ("S", "CC"), ("I", "I1"), ("I", "SS"), ("I1", "SS"), ("F", "F1"),
+    ("FF", "JF"), ("FF", "D"), ("JF", "D"), ("D3", "C24"), ("I", "F"), ("D", "Q"), ("C", "S"),
+  ]
 
   /// The parameters before `x`: `longs` longs, then `doubles` doubles.
   struct Leading: Hashable {
@@ -271,11 +280,13 @@ import Testing
     #expect(try SignatureEncoding(parsing: "v@?qqqqqqqq").argumentPlacement(for: .x86_64SysV).stackSize == 24)
   }
 
-  /// Every target's probes.
+  /// Every target's probes, compiled once for both checks.
   @Test(arguments: targets.map(\.triple))
-  func placementAgreesWithClang(triple: String) throws {
+  func placementAndVerdictsAgreeWithClang(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
-    Self.expectPlacements(try Self.observe(triple, model: model), triple: triple, model: model)
+    let observed = try Self.observe(triple, model: model)
+    Self.expectPlacements(observed, triple: triple, model: model)
+    try Self.expectVerdicts(observed, triple: triple, model: model)
   }
 
   /// Every probe's value is where the placement puts it: `m` (the last argument) or `x` (the one
@@ -307,6 +318,59 @@ import Testing
       #expect(onStack == observed.count * 2)
     } else {
       #expect(onStack >= 200 && onStack <= observed.count * 2 - 200, "\(triple): \(onStack) reads from the stack")
+    }
+  }
+
+  /// Look-alike types, passed alike in registers (the abi level calls a block taking one alone
+  /// compatible with a block taking the other): two blocks (or functions) with the same
+  /// parameters around them are compatible exactly when clang reads `x` and `m` from the same
+  /// places in both. On x86_64 System V (`__int128` against `struct { long long a, b; }`) and
+  /// Apple's arm64 (`short` against `struct { char a, b; }`, `int` against `struct { int a; }`)
+  /// it sometimes does not; on AArch64 Linux, Windows x64 and i386 look-alikes always land alike
+  /// (8-byte slots, 16 aligned to 16 for the types aligned to 16, which the abi level already
+  /// tells apart on AArch64; positional 8-byte slots; 4-byte slots).
+  static func expectVerdicts(_ observed: [Observed], triple: String, model: DataModel) throws {
+    var byID: [String: Observed] = [:]
+    for item in observed { byID[item.probe.id] = item }
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    var pairs = 0
+    var counts = (agree: 0, differ: 0)
+    for (first, second) in lookAlikes {
+      guard let alone = byID["\(first)_0_0_long"], let other = byID["\(second)_0_0_long"],
+        checker.check(alone.block, against: other.block).isCompatible
+      else { continue }
+      pairs += 1
+      for leading in leadings {
+        for marker in Marker.allCases {
+          let suffix = "_\(leading.longs)_\(leading.doubles)_\(marker)"
+          guard let a = byID[first + suffix], let b = byID[second + suffix] else { continue }
+          let xa = try #require(byID["x" + first + suffix])
+          let xb = try #require(byID["x" + second + suffix])
+          for (form, x, y, clangAgrees) in [
+            ("block", a.block, b.block, a.blockReads == b.blockReads && xa.blockReads == xb.blockReads),
+            (
+              "function", a.function, b.function,
+              a.functionReads == b.functionReads && xa.functionReads == xb.functionReads
+            ),
+          ] {
+            let report = checker.check(x, against: y)
+            #expect(
+              report.isCompatible == clangAgrees,
+              """
+              \(triple) \(form) \(first) vs \(second)\(suffix): clang reads x from \(xa.blockReads), \(xb.blockReads) \
+              and m from \(a.blockReads), \(b.blockReads) (block); \(x) vs \(y): \
+              \(report.diagnostics.map(\.description))
+              """)
+            if clangAgrees { counts.agree += 1 } else { counts.differ += 1 }
+          }
+        }
+      }
+    }
+    #expect(pairs >= 4, "\(triple): \(pairs) look-alike pairs")
+    if triple.hasPrefix("x86_64-linux") || triple.hasPrefix("arm64-apple") {
+      #expect(counts.differ >= 4 && counts.agree >= 20, "\(triple): \(counts)")
+    } else {
+      #expect(counts.differ == 0 && counts.agree >= 20, "\(triple): \(counts)")
     }
   }
 }

@@ -165,6 +165,59 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, model: .i386Linux, candidate: "v12@?0q4", expected: "v12@?0d4", compatible: true,
       diagnostics: []),
+    // abi: where arguments land once the argument registers run out (ABIPlacementTests has
+    // clang's offsets). On x86_64 `t` and `{?=qq}` are both INTEGER, INTEGER, but `t` is aligned
+    // to 16 on the stack: with RDI to R9 taken, it lands at offset 16 after one 8-byte argument.
+    .init(level: .abi, candidate: "v@?qqqqqt", expected: "v@?qqqqq{?=qq}", compatible: true, diagnostics: []),
+    .init(
+      level: .abi, candidate: "v@?qqqqqqt", expected: "v@?qqqqqq{?=qq}", compatible: false,
+      diagnostics: [
+        "error: argument 7: once the argument registers are used up, t takes 16 stack bytes aligned to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate and 8 in the expected signature"
+      ]),
+    // A return value in memory takes RDI.
+    .init(
+      level: .abi, candidate: "{?=qqq}@?qqqqqt", expected: "{?=qqq}@?qqqqq{?=qq}", compatible: false,
+      diagnostics: [
+        "error: argument 6: once the argument registers are used up, t takes 16 stack bytes aligned to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate and 8 in the expected signature"
+      ]),
+    // Once, at the first divergence, in signature order with the other findings.
+    .init(
+      level: .abi, candidate: "v@?qqqqqqtq", expected: "v@?qqqqqq{?=qq}i", compatible: false,
+      diagnostics: [
+        "error: argument 7: once the argument registers are used up, t takes 16 stack bytes aligned to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate and 8 in the expected signature",
+        "error: argument 8: size 8 does not match size 4 (q vs i)",
+      ]),
+    // An error that leaves both calls in step does not stop the walk; one that puts them out of
+    // step (d in XMM0 where q takes RSI) does, and what follows from it is not reported.
+    .init(
+      level: .abi, candidate: "v@?iqqqqqt", expected: "v@?qqqqqq{?=qq}", compatible: false,
+      diagnostics: [
+        "error: argument 1: size 4 does not match size 8 (i vs q)",
+        "error: argument 7: once the argument registers are used up, t takes 16 stack bytes aligned to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate and 8 in the expected signature",
+      ]),
+    .init(
+      level: .abi, candidate: "v@?dqqqqqqt", expected: "v@?qqqqqqq{?=qq}", compatible: false,
+      diagnostics: ["error: argument 1: register class sse does not match integer (d vs q)"]),
+    // A block against a method: their arguments are re-marshalled (NSInvocation, a trampoline),
+    // so their stack places are not compared.
+    .init(level: .abi, candidate: "v@?qqqqqqt", expected: "v@:qqqqqq{?=qq}", compatible: true, diagnostics: []),
+    // Apple's arm64 packs stack arguments: `s` takes 2 bytes, `{?=cc}` 8; harmless unless a later
+    // argument is on the stack where that changes its offset (not a `q`, aligned to 8 anyway).
+    .init(
+      level: .abi, model: .arm64Apple, candidate: "v@?qqqqqqqs", expected: "v@?qqqqqqq{?=cc}", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .abi, model: .arm64Apple, candidate: "v@?qqqqqqqsq", expected: "v@?qqqqqqq{?=cc}q", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .abi, model: .arm64Apple, candidate: "v@?qqqqqqqsc", expected: "v@?qqqqqqq{?=cc}c", compatible: false,
+      diagnostics: [
+        "error: argument 8: once the argument registers are used up, s takes 2 stack bytes aligned to 2 but {?=cc} takes 8 aligned to 8, so argument 9 is at stack offset 2 in the candidate and 8 in the expected signature"
+      ]),
+    // AArch64 Linux gives both 8-byte slots.
+    .init(
+      level: .abi, model: .aarch64Linux, candidate: "v@?qqqqqqqsc", expected: "v@?qqqqqqq{?=cc}c", compatible: true,
+      diagnostics: []),
     // blockskit: first characters, the longer signature is the method; issue 348 not reproduced.
     .init(
       level: .blocksKit, candidate: "v@?i", expected: "v@:d", compatible: false,

@@ -1,5 +1,6 @@
 // Where a call puts each argument: which registers, or which stack bytes. `PlacementState`
-// advances one argument at a time without allocating; `SignatureEncoding.argumentPlacement(for:)`
+// advances one argument at a time without allocating (the abi level walks two signatures with two
+// of them: CompatibilityChecker+Placement.swift); `SignatureEncoding.argumentPlacement(for:)`
 // lists every argument's place.
 
 /// Where a call puts each argument of a signature on a data model: in which argument registers,

@@ -119,6 +119,10 @@ struct CheckRun {
   let candidateHidden: Int
   let expectedHidden: Int
   var diagnostics: [Diagnostic] = []
+  /// abi level: the first and last arguments whose types pass alike but take different stack
+  /// slots, where ``checkPlacement()`` looks for arguments that register exhaustion puts in
+  /// different places.
+  var placementSuspects: ClosedRange<Int>?
   private var ranges:
     (
       candidate: (returnType: Range<Int>, arguments: [Range<Int>]),
@@ -245,6 +249,7 @@ struct CheckRun {
       let e = expectedHidden + offset
       compare(candidate.arguments[c].type, expected.arguments[e].type, candidateIndex: c, expectedIndex: e)
     }
+    if placementSuspects != nil { checkPlacement() }
   }
 
   /// Compares two types at one position under the identical, equivalent or abi level.
@@ -314,6 +319,7 @@ struct CheckRun {
         candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       return
     }
+    if let candidateIndex { noteStackSlots(a, x, b, y, at: candidateIndex) }
     let (p, q) = (a.scalarKind, b.scalarKind)
     switch (p, q) {
     case (.signedInteger, .unsignedInteger), (.unsignedInteger, .signedInteger):

@@ -183,6 +183,21 @@ public enum CompatibilityMessages {
       "\(position): size \(candidate) does not match size \(expected) (\(candidateType) vs \(expectedType))")
   }
 
+  /// Two arguments passed alike in registers take different stack slots, so that once the
+  /// argument registers are used up an argument (this one or a later one, `misplaced`) is at a
+  /// different offset from the first stack argument.
+  public static func stackPlacementMismatch(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String, candidateSize: Int,
+    candidateAlignment: Int, expectedSize: Int, expectedAlignment: Int, misplaced: Diagnostic.Position,
+    candidateOffset: Int, expectedOffset: Int
+  ) -> DiagnosticMessage {
+    let subject = misplaced == position ? "it" : "\(misplaced)"
+    return make(
+      .error,
+      "\(position): once the argument registers are used up, \(candidateType) takes \(candidateSize) stack bytes aligned to \(candidateAlignment) but \(expectedType) takes \(expectedSize) aligned to \(expectedAlignment), so \(subject) is at stack offset \(candidateOffset) in the candidate and \(expectedOffset) in the expected signature"
+    )
+  }
+
   /// The types are not the same (identical level).
   public static func typeMismatch(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String
