@@ -230,6 +230,16 @@ import Testing
         == "argument 2: size 8 does not match size 4 (q vs i)")
   }
 
+  /// CompatibilityLevel.swift: the abi level's stack places.
+  @Test func abiLevelStackPlaces() throws {
+    let checker = CompatibilityChecker(level: .abi)
+    #expect(try checker.check("v@?qqqqqt", against: "v@?qqqqq{?=qq}").isCompatible)
+    #expect(
+      try checker.check("v@?qqqqqqt", against: "v@?qqqqqq{?=qq}").diagnostics[0].message
+        == "argument 7: once the argument registers are used up, t takes 16 stack bytes aligned to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate and 8 in the expected signature"
+    )
+  }
+
   /// ArgumentPlacement.swift
   @Test func argumentPlacement() throws {
     let signature = try SignatureEncoding(parsing: "q@?qqqqqqt")

@@ -34,6 +34,28 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// registers); on i386 `jf` is returned like `q`. Differences in signedness, bool-ness, or
   /// integer against pointer are warnings; a returned value where `void` is expected is a
   /// warning.
+  ///
+  /// Arguments must also land in the same places once the argument registers run out. Two
+  /// types passed alike in registers can take different stack slots (see
+  /// ``ArgumentPlacement``): on x86_64 System V `t` is aligned to 16 on the stack and `{?=qq}`
+  /// to 8, though both are two INTEGER eightbytes; on Apple's arm64 a `s` takes 2 bytes of stack
+  /// and a `{?=cc}` 8, though both go in one register. The first argument then read from a
+  /// different offset, that one or a later one, is an error, given once at the argument whose
+  /// slot caused it (the offsets count from the first stack argument; the fix-it replaces that
+  /// argument's type). A slot of another size that moves no later argument is harmless and not
+  /// reported. On AArch64 Linux (8-byte slots, 16-aligned types already told apart), Windows
+  /// x64 (one 8-byte slot per position) and i386 (4-byte slots) arguments that pass the checks
+  /// above cannot land apart. Only signatures with the same hidden arguments are compared this
+  /// way: between a block and a method something re-marshals the arguments.
+  ///
+  ///     let checker = CompatibilityChecker(level: .abi)
+  ///     // The block pointer and five q take RDI to R9: t comes first on the stack, at offset 0.
+  ///     try checker.check("v@?qqqqqt", against: "v@?qqqqq{?=qq}").isCompatible    // true
+  ///     // With a sixth q at offset 0, t is at 16 and {?=qq} at 8.
+  ///     try checker.check("v@?qqqqqqt", against: "v@?qqqqqq{?=qq}").diagnostics[0].message
+  ///     // argument 7: once the argument registers are used up, t takes 16 stack bytes aligned
+  ///     // to 16 but {?=qq} takes 16 aligned to 8, so it is at stack offset 16 in the candidate
+  ///     // and 8 in the expected signature
   case abi
   /// BlocksKit's `+[A2BlockInvocation isSignature:compatibleWithSignature:]`, for parity:
   /// equal signatures pass; otherwise the longer signature is taken as the method, return
