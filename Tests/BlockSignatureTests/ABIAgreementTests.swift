@@ -134,13 +134,16 @@ import Testing
     var passedAs: String
     /// `sizeof`, from clang.
     var size: Int
+    /// `_Alignof`, from clang.
+    var alignment: Int
   }
 
   /// The pieces of an IR type (`{ … }`, `[N x …]` and named structures flattened), each named by
   /// the register it takes on `triple`: `INT` for an integer or pointer of up to the register
-  /// width (an `i128` is two, an `i64` two on i386), `SSE` for a `float`, `double` or
-  /// `<2 x float>` on x86-64 System V, `X87`/`ST0` for the x87 stack, `XMM` on Windows, `S`, `D`
-  /// and `Q` for the AArch64 SIMD registers by width.
+  /// width (an `i128` is two, an `i64` two on i386), `SSE` for a `float`, `double`, `half`,
+  /// `<2 x float>` or `<N x half>` on x86-64 System V, `X87`/`ST0` for the x87 stack, `XMM` on
+  /// Windows (and for `half` on i386), `H`, `S`, `D` and `Q` for the AArch64 SIMD registers by
+  /// width.
   static func returnRegisters(_ type: String, triple: String, structures: [String: String]) -> [String] {
     let text = type.trimmingCharacters(in: .whitespaces)
     if let body = structures[text] { return returnRegisters(body, triple: triple, structures: structures) }
@@ -163,13 +166,17 @@ import Testing
     }
     let names: [String: String] =
       if triple.hasPrefix("x86_64-linux") {
-        ["float": "SSE", "double": "SSE", "<2 x float>": "SSE", "x86_fp80": "X87"]
+        [
+          "float": "SSE", "double": "SSE", "<2 x float>": "SSE", "x86_fp80": "X87", "half": "SSE", "<2 x half>": "SSE",
+          "<4 x half>": "SSE",
+        ]
       } else if triple.hasPrefix("i386") {
-        ["float": "ST0", "double": "ST0", "x86_fp80": "ST0"]
+        // `_Float16` (and `_Complex _Float16`, `<2 x half>`) comes back in XMM0.
+        ["float": "ST0", "double": "ST0", "x86_fp80": "ST0", "half": "XMM", "<2 x half>": "XMM"]
       } else if triple.contains("windows") {
-        ["float": "XMM", "double": "XMM", "<2 x i64>": "XMM"]
+        ["float": "XMM", "double": "XMM", "<2 x i64>": "XMM", "half": "XMM"]
       } else {
-        ["float": "S", "double": "D", "fp128": "Q"]
+        ["float": "S", "double": "D", "fp128": "Q", "half": "H"]
       }
     return [names[text] ?? text]
   }
@@ -216,18 +223,21 @@ import Testing
   /// that passes it, compiled for `triple`: each type's block signatures, how clang returns it
   /// and how it passes it in memory, and its size.
   static func returnsAndParameters(
-    _ types: [(name: String, declaration: String?, spelling: String)], triple: String
+    _ types: [(name: String, declaration: String?, spelling: String)], triple: String, prelude: String = ""
   ) throws -> [Lowered] {
-    var source = ""
+    // The values returned are zero-initialised statics: `= {0}` is no initializer for an
+    // `_Atomic` scalar.
+    var source = prelude
     for type in types {
       let spelling = type.spelling
       if let declaration = type.declaration { source += declaration + ";\n" }
-      source += "\(spelling) (^r_\(type.name))(void) = ^\(spelling) (void) { \(spelling) v = {0}; return v; };\n"
+      source += "\(spelling) (^r_\(type.name))(void) = ^\(spelling) (void) { static \(spelling) v; return v; };\n"
       source += "void (^p_\(type.name))(\(spelling)) = ^(\(spelling) x) { };\n"
-      source += "\(spelling) f_\(type.name)(void) { \(spelling) v = {0}; return v; }\n"
+      source += "\(spelling) f_\(type.name)(void) { static \(spelling) v; return v; }\n"
       source += "void g_\(type.name)(\(spelling) x) { }\n"
       source += "void c_\(type.name)(\(spelling) *p) { g_\(type.name)(*p); }\n"
       source += "const long long size_\(type.name) = sizeof(\(spelling));\n"
+      source += "const long long align_\(type.name) = _Alignof(\(spelling));\n"
     }
     let (directory, product) = try Toolchain.compileC(
       source, fileName: "returns.c", arguments: ["--target=\(triple)", "-fblocks", "-w", "-S", "-emit-llvm"],
@@ -300,7 +310,8 @@ import Testing
         taking: try #require(generated.signature(ofVariable: "p_\(type.name)")), returned: returned,
         returnedAs: returnedAs, passedInMemoryAs: passedInMemoryAs,
         passedAs: passedInMemoryAs ?? parameterRegisters(list, triple: triple, structures: structures),
-        size: try #require(generated.constants["size_\(type.name)"], "size of \(type.name) on \(triple)"))
+        size: try #require(generated.constants["size_\(type.name)"], "size of \(type.name) on \(triple)"),
+        alignment: try #require(generated.constants["align_\(type.name)"], "alignment of \(type.name) on \(triple)"))
     }
   }
 
