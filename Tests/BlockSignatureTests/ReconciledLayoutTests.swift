@@ -20,19 +20,20 @@ import Testing
     struct Z6 { char a; short : 0; char c; };
     struct Packed { char c; int i; } __attribute__((packed));
     struct Aligned { char c; } __attribute__((aligned(32)));
+    struct PackedHalf { double d; _Float16 h; char c; } __attribute__((packed));
     void *b0 = ^(struct Z1 a, struct Z2 b, struct Z3 c, struct Z4 d, struct Z5 e, union U5 f, struct Z6 g) {};
-    void *b1 = ^(struct Packed p, struct Aligned a) {};
+    void *b1 = ^(struct Packed p, struct Aligned a, struct PackedHalf h) {};
     void *b2 = ^struct Packed(struct Packed p) { return p; };
     void *b3 = ^struct Aligned(int i, struct Aligned a) { return a; };
     #define R(K, T) const unsigned long long sz_##T = sizeof(K T), al_##T = _Alignof(K T);
     R(struct, Z1) R(struct, Z2) R(struct, Z3) R(struct, Z4) R(struct, Z5) R(union, U5) R(struct, Z6)
-    R(struct, Packed) R(struct, Aligned)
+    R(struct, Packed) R(struct, Aligned) R(struct, PackedHalf)
     """
 
   /// The C type of each argument (after the block) and of the return value, per block.
   static let blocks: [(variable: String, returnType: String?, arguments: [String])] = [
     ("b0", nil, ["Z1", "Z2", "Z3", "Z4", "Z5", "U5", "Z6"]),
-    ("b1", nil, ["Packed", "Aligned"]),
+    ("b1", nil, ["Packed", "Aligned", "PackedHalf"]),
     ("b2", "Packed", ["Packed"]),
     ("b3", "Aligned", ["int", "Aligned"]),
   ]
@@ -122,6 +123,16 @@ import Testing
     #expect(
       returned.notes.last?.message
         == "return value: {Packed=ci} occupies 5 bytes as an argument but its encoding gives 8")
+    // A packed structure holding a space (`_Float16`, whose size the encoding leaves open) takes
+    // the fewer bytes its slot shows, as one without a space does.
+    let half = try SignatureEncoding(parsing: "v19@?0{PackedHalf=d c}8").layout()
+    #expect(half.arguments[1].layout.size == 11 && half.arguments[1].layout.alignment == 1)
+    #expect(half.arguments[1].layout.caveats.contains(.layoutHidden))
+    #expect(
+      half.notes.contains {
+        $0.message
+          == "argument 1 occupies 11 bytes but '{PackedHalf=d c}' gives 16; the encoding hides packing, over-alignment or unencodable fields"
+      })
     let slot = try SignatureEncoding(parsing: "v9@?0{S}8").layout()
     #expect(slot.notes.contains { $0.message == "argument 1 ({S}) has no size in its encoding; its slot is 1 byte" })
   }

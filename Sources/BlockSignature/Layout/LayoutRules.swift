@@ -280,7 +280,11 @@ enum ArgumentOffsets {
       }
       return .none
     }
-    if !caveats.isDisjoint(with: [.unknownSize, .ambiguousFloatingPoint, .fieldsNotEncoded]) {
+    // An aggregate whose slot is smaller than the encoding gives it, even with its unknown parts
+    // at their smallest (a space as 2 bytes, `{S}` as none), is packed: a hidden layout, as for
+    // one whose encoding says everything (`{P=d c}` packed in 11 bytes, not 16).
+    let isPacked = shape == .aggregate && observed < size
+    if !isPacked, !caveats.isDisjoint(with: [.unknownSize, .ambiguousFloatingPoint, .fieldsNotEncoded]) {
       slot = observed
       if shape == .otherFloat, observed == 2 || observed == 16 {
         size = observed
