@@ -338,6 +338,51 @@ import Testing
     return counts
   }
 
+  /// Every pair of argument types is compatible exactly when clang passes both the same way (the
+  /// same registers, the same stack bytes or a copy of the same alignment) and they have the same
+  /// size.
+  static func expectArgumentsAsClangDoes(_ values: [Lowered], checker: CompatibilityChecker) throws {
+    for (index, first) in values.enumerated() {
+      for second in values[(index + 1)...] {
+        let clangAgrees = first.passedAs == second.passedAs && first.size == second.size
+        let arguments = try checker.check(first.taking, against: second.taking)
+        #expect(
+          arguments.isCompatible == clangAgrees,
+          """
+          \(checker.model): argument \(first.name) vs \(second.name): clang passes \(first.passedAs) \
+          (\(first.size) bytes) and \(second.passedAs) (\(second.size) bytes); \
+          the checker says \(arguments.diagnostics.map(\.description))
+          """)
+      }
+    }
+  }
+
+  /// `_Atomic` values. At the top level an atomic scalar is passed and returned as the scalar on
+  /// every target (clang: `float` and `double` in floating-point registers on AArch64, Windows
+  /// and i386, not integers). System V classifies no atomic type inside a record, nor an atomic
+  /// `_Complex` at the top level: MEMORY (clang: `byval` and `sret` for `struct { _Atomic(int) a; }`
+  /// as for `_Atomic(_Complex float)`). Windows x64 passes and returns `_Atomic(_Complex T)` as
+  /// two `T`s in XMM registers (`float %0, float %1`), not as the integer `_Complex float` is.
+  @Test(arguments: targets.map(\.triple))
+  func atomicValuesAgreeWithClang(triple: String) throws {
+    let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    let values = try Self.returnsAndParameters(
+      [
+        ("AF", nil, "_Atomic(float)"), ("F", nil, "float"), ("AD", nil, "_Atomic(double)"), ("D", nil, "double"),
+        ("AI", nil, "_Atomic(int)"), ("I", nil, "int"), ("AQ", nil, "_Atomic(long long)"), ("Q", nil, "long long"),
+        ("ALD", nil, "_Atomic(long double)"), ("LD", nil, "long double"), ("AJF", nil, "_Atomic(_Complex float)"),
+        ("JF", nil, "_Complex float"), ("AJD", nil, "_Atomic(_Complex double)"), ("JD", nil, "_Complex double"),
+        Self.record("SAD", "struct SAD { _Atomic(double) d; }"), Self.record("SD", "struct SD { double d; }"),
+        Self.record("SAF", "struct SAF { float f; _Atomic(float) g; }"),
+        Self.record("SFF", "struct SFF { float f, g; }"),
+        Self.record("SAI", "struct SAI { _Atomic(int) a; }"), Self.record("SI", "struct SI { int a; }"),
+        Self.record("SFD", "struct SFD { float f[4]; }"), Self.record("SQQ", "struct SQQ { long long a, b; }"),
+      ], triple: triple)
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    try Self.expectReturnsAsClangDoes(values, checker: checker)
+    try Self.expectArgumentsAsClangDoes(values, checker: checker)
+  }
+
   /// System V's x87 class: a `long double` and an aggregate holding one alone come back on the
   /// x87 stack (clang returns both as `x86_fp80`), one mixed with an `int` through a hidden
   /// pointer (`sret`); as arguments all of them go in memory (class X87 is passed in memory;

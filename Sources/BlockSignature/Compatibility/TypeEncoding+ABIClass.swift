@@ -121,6 +121,10 @@ extension TypeEncoding {
   func abiShape(for model: DataModel, asParameter: Bool) -> ABIShape {
     var type = unqualified
     if asParameter, case .array = type { type = .pointer(.primitive(.void)) }
+    // An `_Atomic` scalar is passed and returned as the scalar on every target (clang: `float`
+    // and `double` in floating-point registers, `x86_fp80`); an atomic aggregate keeps rules of
+    // its own (``systemVPassing(size:model:asParameter:)``, ``windowsPassing(size:asParameter:)``).
+    if case .atomic(let inner) = type, inner.unqualified.isScalar { type = inner.unqualified }
     var engine = LayoutEngine(model: model)
     guard let (size, alignment) = try? engine.measure(type) else {
       return ABIShape(size: 0, alignment: 1, passing: .unknown, isSizeKnown: false)
@@ -148,6 +152,15 @@ extension TypeEncoding {
       if asParameter { memoryAlignment = 4 }
     }
     return ABIShape(size: size, alignment: memoryAlignment, passing: passing, isSizeKnown: true)
+  }
+
+  /// A primitive other than `void`, or a pointer: what an `_Atomic` at the top level leaves as it is.
+  private var isScalar: Bool {
+    switch self {
+    case .primitive(let code): code != .void
+    case .object, .block, .pointer: true
+    default: false
+    }
   }
 
   private var isAggregate: Bool {
@@ -187,7 +200,6 @@ extension TypeEncoding {
     case .structure(_, let fields?), .union(_, let fields?):
       !fields.isEmpty && fields.allSatisfy { $0.type.holdsOnlyLongDoubles }
     case .array(let count, let element): count > 0 && element.holdsOnlyLongDoubles
-    case .atomic(let inner): inner.holdsOnlyLongDoubles
     default: false
     }
   }
@@ -232,12 +244,11 @@ extension TypeEncoding {
       guard inner.classifySystemV(at: offset, into: &classes, engine: &engine),
         inner.classifySystemV(at: offset + elementSize, into: &classes, engine: &engine)
       else { return false }
-    case .atomic(let inner):
-      if inner.unqualified.isAggregate {
-        return inner.classifySystemV(at: offset, into: &classes, engine: &engine)
-      }
-      let innerClass: RegisterClass = inner.scalarKind == .floatingPoint ? .sse : .integer
-      add(innerClass, from: offset, size: size)
+    case .atomic:
+      // clang gives no class to an `_Atomic` type: a record holding one, and an atomic
+      // `_Complex` or record at the top level, are MEMORY (`byval`, `sret`); an atomic scalar at
+      // the top level was passed as the scalar before classification.
+      return false
     case .structure(_, let fields?), .union(_, let fields?):
       // Each member is classified whole and merged into the record's own classes, in order, and
       // those into the enclosing ones only then, as clang and GCC do: the merge is not
@@ -349,8 +360,14 @@ extension TypeEncoding {
 
   /// Windows x64: scalars of up to 8 bytes and records of 1, 2, 4 or 8 in a register, anything
   /// else by reference; a 16-byte integer return value (`__int128`, which clang allows) comes
-  /// back in XMM0 (`<2 x i64>`), where a 16-byte structure is returned through a hidden pointer.
+  /// back in XMM0 (`<2 x i64>`), where a 16-byte structure is returned through a hidden pointer;
+  /// an atomic `_Complex` goes as its two halves, each in an XMM register.
   private func windowsPassing(size: Int, asParameter: Bool) -> ParameterPassing {
+    if case .atomic(let inner) = self, case .complex = inner.unqualified {
+      // clang passes and returns `_Atomic(_Complex float)` as two `float`s (`float %0, float %1`,
+      // `{ float, float }`), each in an XMM register.
+      return .floatingPoint(size: size / 2, count: 2)
+    }
     if !isAggregate {
       if scalarKind == .floatingPoint { return .floatingPoint(size: size, count: 1) }
       if !asParameter, size == 16 { return .vector(size: 16) }
