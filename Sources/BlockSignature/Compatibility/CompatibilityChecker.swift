@@ -276,10 +276,39 @@ struct CheckRun {
           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       }
     default:
-      if a.equivalenceDifference(to: b) != nil {
+      // Equivalent encodings are compared too: `{?=b3}` may be a `char` or an `int` bitfield
+      // whichever name the other has; identical ones when the frames give the arguments
+      // different slots (`{P=ci}` in 5 bytes, packed, is not `{P=ci}` in 8).
+      if a != b || writtenSlotsDiffer(candidateIndex, expectedIndex) {
         compareABI(a, b, position: position, candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       }
     }
+  }
+
+  /// Whether both arguments have slots written in their signatures, and they differ.
+  private func writtenSlotsDiffer(_ candidateIndex: Int?, _ expectedIndex: Int?) -> Bool {
+    guard let candidateIndex, let expectedIndex, let c = candidate.writtenSlot(ofArgument: candidateIndex),
+      let e = expected.writtenSlot(ofArgument: expectedIndex)
+    else { return false }
+    return c != e
+  }
+
+  /// How the value at a position is passed: an argument with the slot its offsets give it; a
+  /// return value with the slot of an argument of the same encoding, when the frame shows that
+  /// one's layout hidden (`{P=ci}13@?0{P=ci}8`: the return value is the 5-byte packed `P` too).
+  private func abiShape(of type: TypeEncoding, at index: Int?, in signature: SignatureEncoding) -> ABIShape {
+    if let index {
+      return type.abiShape(for: model, asParameter: true, writtenSlot: signature.writtenSlot(ofArgument: index))
+    }
+    let shape = type.abiShape(for: model, asParameter: false)
+    for argument in signature.arguments.indices where signature.arguments[argument].type == type {
+      let asArgument = type.abiShape(
+        for: model, asParameter: true, writtenSlot: signature.writtenSlot(ofArgument: argument))
+      if asArgument.passing == .unknown, asArgument.isSizeKnown {
+        return ABIShape(size: asArgument.size, alignment: shape.alignment, passing: .unknown, isSizeKnown: true)
+      }
+    }
+    return shape
   }
 
   mutating func compareABI(
@@ -287,14 +316,22 @@ struct CheckRun {
     expectedIndex: Int?
   ) {
     let isParameter = candidateIndex != nil
-    let x = a.abiShape(for: model, asParameter: isParameter)
-    let y = b.abiShape(for: model, asParameter: isParameter)
+    let x = abiShape(of: a, at: candidateIndex, in: candidate)
+    let y = abiShape(of: b, at: expectedIndex, in: expected)
     let aText = TypeEncoding.display(a)
     let bText = TypeEncoding.display(b)
-    guard x.isSizeKnown && y.isSizeKnown else {
-      emit(
-        CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex,
-        expectedIndex: expectedIndex)
+    // Where the encoding leaves a layout an estimate only sizes that are certain to differ are
+    // an answer; anything else is not compared rather than guessed.
+    guard x.passing != .unknown && y.passing != .unknown else {
+      if x.isSizeKnown, y.isSizeKnown, x.size != y.size {
+        emit(
+          CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      } else {
+        emit(
+          CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex,
+          expectedIndex: expectedIndex)
+      }
       return
     }
     if !isParameter, y.passing == .void, x.passing != .memory {

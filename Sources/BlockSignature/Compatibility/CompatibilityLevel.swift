@@ -31,9 +31,16 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// `q` ≈ `d` ≈ `{?=ii}` as arguments but not as return values). On AArch64 an argument of 16
   /// bytes aligned to 16 (`t`) differs from `{?=qq}`, and a union of floating-point members of
   /// one size is a homogeneous aggregate like a structure (`(?=f[2f])` ≈ `{?=ff}`, in two SIMD
-  /// registers); on i386 `jf` is returned like `q`. Differences in signedness, bool-ness, or
-  /// integer against pointer are warnings; a returned value where `void` is expected is a
-  /// warning.
+  /// registers); on i386 `jf` is returned like `q`. An `_Atomic` scalar is passed as the scalar
+  /// (`Af` ≈ `f`); System V passes a record holding an `_Atomic` member in memory. Where the
+  /// encoding leaves a layout an estimate (a NeXT bitfield's unit: `{?=b1}` is 1 byte for a
+  /// `_Bool : 1`, 4 for an `int`; a space where clang has `__float128` besides `_Float16`, on
+  /// x86-64 System V and i386; fields not written, `{S}`) the pair is not compared, a warning,
+  /// unless the sizes certainly differ: an argument's slot in the frame is clang's size for it,
+  /// which also shows packed and over-aligned records (`{P=ci}` in 5 bytes is not `{P=ci}` in
+  /// 8), and a return value spelled like an argument takes its slot. Differences in signedness,
+  /// bool-ness, or integer against pointer are warnings; a returned value where `void` is
+  /// expected is a warning.
   ///
   /// Arguments must also land in the same places once the argument registers run out. Two
   /// types passed alike in registers can take different stack slots (see

@@ -94,7 +94,9 @@ enum ScalarKind: Hashable {
 struct ABIShape: Hashable {
   var size: Int
   var alignment: Int
+  /// ``ParameterPassing/unknown`` when the encoding leaves the layout an estimate.
   var passing: ParameterPassing
+  /// Whether ``size`` is certain: the encoding's, or an argument's slot in the frame.
   var isSizeKnown: Bool
 }
 
@@ -118,7 +120,16 @@ extension TypeEncoding {
   }
 
   /// How the type is passed on `model`; `asParameter` makes an array a pointer.
-  func abiShape(for model: DataModel, asParameter: Bool) -> ABIShape {
+  ///
+  /// Where the encoding leaves the layout an estimate the passing is ``ParameterPassing/unknown``:
+  /// fields not encoded or no size (`{S}`, `?`), NeXT bitfields (`b5` may be a `char`, `int` or
+  /// `long long` unit: `{?=b1}` is 1 byte for a `_Bool : 1`, not 4), a space where the target
+  /// has `__float128` (`_Float16` or `__bf16`, 2 bytes, or `__float128`, 16, on x86-64 System V
+  /// and i386). An argument's `writtenSlot`, the bytes its offsets give it, is clang's own size
+  /// for it: it settles a space or a record with spaces when it agrees with the 2 bytes assumed,
+  /// and shows a hidden layout (packed, over-aligned) when an aggregate's differs; the size is
+  /// then known, the passing not (`{P=ci}` in 5 bytes is packed, its `int` unaligned).
+  func abiShape(for model: DataModel, asParameter: Bool, writtenSlot: Int? = nil) -> ABIShape {
     var type = unqualified
     if asParameter, case .array = type { type = .pointer(.primitive(.void)) }
     // An `_Atomic` scalar is passed and returned as the scalar on every target (clang: `float`
@@ -129,16 +140,38 @@ extension TypeEncoding {
     guard let (size, alignment) = try? engine.measure(type) else {
       return ABIShape(size: 0, alignment: 1, passing: .unknown, isSizeKnown: false)
     }
-    let unknown = engine.caveats.contains(.unknownSize) || engine.caveats.contains(.fieldsNotEncoded)
     if case .primitive(.void) = type {
       return ABIShape(size: 0, alignment: 1, passing: .void, isSizeKnown: true)
     }
-    if unknown { return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: false) }
+    let unknown = !engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+    let convention = CallingConvention(model)
+    var caveats = engine.caveats
+    // clang has no `__float128` for AArch64 or Windows x64: a space there is a 2-byte
+    // `_Float16` or `__bf16`, passed alike (`[2 x half]` for both in a structure on AArch64).
+    if convention == .aapcs64 || convention == .windowsX64 { caveats.remove(.ambiguousFloatingPoint) }
+    var estimate = !caveats.isDisjoint(with: Self.estimatedLayouts)
+    var isSizeKnown = !estimate
+    // The frame shows the size of a type whose encoding may hide it: an aggregate (packing,
+    // alignment, bitfield units, fields not written) or a type with a space. (An integer's slot is
+    // rounded up to an `int`, an array's is a pointer's.)
+    let shape = TypeShape(type)
+    if asParameter, let slot = writtenSlot, shape == .aggregate || shape == .otherFloat || !caveats.isEmpty {
+      if unknown || slot != size {
+        return ABIShape(size: slot, alignment: alignment, passing: .unknown, isSizeKnown: true)
+      }
+      // A space whose size the frame confirms is a 2-byte `_Float16` or `__bf16`, both in
+      // floating-point registers; bitfield units stay unknown, but not the size.
+      estimate = !caveats.subtracting(.ambiguousFloatingPoint).isDisjoint(with: Self.estimatedLayouts)
+      isSizeKnown = true
+    }
+    if unknown || estimate {
+      return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: isSizeKnown && !unknown)
+    }
     let passing: ParameterPassing
     // The alignment of a copy in memory: the type's (a hidden pointer's buffer, the caller's
     // copy behind a pointer), or that of the stack slot an argument is copied to.
     var memoryAlignment = alignment
-    switch CallingConvention(model) {
+    switch convention {
     case .systemV:
       passing = type.systemVPassing(size: size, model: model, asParameter: asParameter)
       // clang: `byval … align 8` for a structure of 24 `char`s as for one of three `long long`s.
@@ -153,6 +186,11 @@ extension TypeEncoding {
     }
     return ABIShape(size: size, alignment: memoryAlignment, passing: passing, isSizeKnown: true)
   }
+
+  /// The caveats under which a layout, and so how the type is passed, is a guess.
+  private static let estimatedLayouts: LayoutCaveats = [
+    .bitfieldUnitAssumed, .ambiguousFloatingPoint, .microsoftBitfields, .unsupportedOnTarget,
+  ]
 
   /// A primitive other than `void`, or a pointer: what an `_Atomic` at the top level leaves as it is.
   private var isScalar: Bool {
