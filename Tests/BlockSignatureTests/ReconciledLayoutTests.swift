@@ -21,13 +21,16 @@ import Testing
     struct Packed { char c; int i; } __attribute__((packed));
     struct Aligned { char c; } __attribute__((aligned(32)));
     struct PackedHalf { double d; _Float16 h; char c; } __attribute__((packed));
+    struct AR3 { char a, b, c; };
+    typedef _Atomic(struct AR3) AtomicAR3;
     void *b0 = ^(struct Z1 a, struct Z2 b, struct Z3 c, struct Z4 d, struct Z5 e, union U5 f, struct Z6 g) {};
     void *b1 = ^(struct Packed p, struct Aligned a, struct PackedHalf h) {};
     void *b2 = ^struct Packed(struct Packed p) { return p; };
     void *b3 = ^struct Aligned(int i, struct Aligned a) { return a; };
+    void *b4 = ^(AtomicAR3 a, int i) {};
     #define R(K, T) const unsigned long long sz_##T = sizeof(K T), al_##T = _Alignof(K T);
     R(struct, Z1) R(struct, Z2) R(struct, Z3) R(struct, Z4) R(struct, Z5) R(union, U5) R(struct, Z6)
-    R(struct, Packed) R(struct, Aligned) R(struct, PackedHalf)
+    R(struct, Packed) R(struct, Aligned) R(struct, PackedHalf) R(, AtomicAR3)
     """
 
   /// The C type of each argument (after the block) and of the return value, per block.
@@ -36,6 +39,8 @@ import Testing
     ("b1", nil, ["Packed", "Aligned", "PackedHalf"]),
     ("b2", "Packed", ["Packed"]),
     ("b3", "Aligned", ["int", "Aligned"]),
+    // `A{AR3}`: an atomic structure written without its fields, promoted to 4 bytes.
+    ("b4", nil, ["AtomicAR3", "int"]),
   ]
 
   /// Where the frame cannot decide: on AArch64 Linux a zero-width bitfield raises the
@@ -138,11 +143,13 @@ import Testing
   }
 
   /// A structure whose encoding knows only part of its size (a member without fields) takes
-  /// the size its slot shows when that is more than 4 bytes: clang's slot is the size, or 4
-  /// for anything smaller (so a 4-byte slot leaves the encoded size). Both layout paths agree.
+  /// the size its slot shows: clang's slot for a structure, a union or an `_Atomic` type is its
+  /// size (only integers are promoted to an `int`'s 4 bytes), so a 4-byte slot is 4 bytes too.
+  /// Both layout paths agree.
   @Test func partlyKnownSizeTakesTheSlot() throws {
     for (text, sizes) in [
-      ("v20@?0{T=i{S}}8", [12]), ("v32@?0{T=i{S}}8{U=c{S}}20i28", [12, 8, 4]), ("v16@?0{T=c{S}}8c12", [1, 1]),
+      ("v20@?0{T=i{S}}8", [12]), ("v32@?0{T=i{S}}8{U=c{S}}20i28", [12, 8, 4]), ("v16@?0{T=c{S}}8c12", [4, 1]),
+      ("v12@?0A{AR3}8", [4]),
       // Not something clang writes (a `long long` member makes 12 bytes impossible), but the
       // size taken from the slot still gets an alignment that divides it.
       ("v20@?0{T=q{S}}8", [12]),

@@ -291,10 +291,12 @@ enum ArgumentOffsets {
         alignment = observed
       } else if size == 0 {
         size = observed
-      } else if observed > size && observed > 4 {
-        // clang's slot is the size, or 4 bytes for anything smaller (an `int`): past 4 it is
-        // the size itself, where the encoding knew only part of it (`{T=i{S}}` in 12 bytes),
-        // with an alignment that divides it.
+      } else if observed > size && (observed > 4 || shape == .aggregate) {
+        // clang's slot is the size, or 4 bytes for an integer smaller than an `int` (which
+        // `?` or an unencodable parameter may be): past 4, or for a structure, union or
+        // `_Atomic` type, which are never promoted, it is the size itself, where the encoding
+        // knew only part of it (`{T=i{S}}` in 12 bytes, `A{AR3}` in 4), with an alignment that
+        // divides it.
         alignment = hiddenAlignment(size: observed, encodedSize: size, encodedAlignment: alignment)
         size = observed
       }
