@@ -530,6 +530,22 @@ import Testing
     #expect(values.map(\.returned) == ["x86_fp80", "x86_fp80", "x86_fp80", "x86_fp80", "x86_fp80", "sret"])
   }
 
+  /// A `_Complex long double` is returned on the x87 stack on x86-64 System V (class
+  /// COMPLEX_X87: clang returns `{ x86_fp80, x86_fp80 }`), where a structure holding one, of the
+  /// same 32 bytes, comes back through a hidden pointer; as arguments both are 32 bytes on the
+  /// stack aligned to 16 (`byval … align 16`).
+  @Test func complexLongDoubleOnSystemV() throws {
+    let values = try Self.returnsAndParameters(
+      [
+        ("JLD", nil, "_Complex long double"), Self.record("SJ", "struct SJ { _Complex long double z; }"),
+        Self.record("S2", "struct S2 { long double a, b; }"), Self.record("D4", "struct D4 { double a[4]; }"),
+      ], triple: "x86_64-linux-gnu")
+    #expect(values.map(\.returned) == ["{ x86_fp80, x86_fp80 }", "sret", "sret", "sret"])
+    let checker = CompatibilityChecker(level: .abi, model: .x86_64SysV)
+    try Self.expectReturnsAsClangDoes(values, checker: checker)
+    try Self.expectArgumentsAsClangDoes(values, checker: checker)
+  }
+
   /// Windows x64 returns a 16-byte integer (`__int128`) in XMM0 (`<2 x i64>`) but a 16-byte
   /// structure through a hidden pointer, while both go by reference as arguments (clang: `ptr`).
   @Test func sixteenByteReturnsOnWindows() throws {

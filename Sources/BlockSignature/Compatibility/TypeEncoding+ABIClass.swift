@@ -219,6 +219,12 @@ extension TypeEncoding {
   /// before any SSE one joins it (`(?=D[4i]f)` is INTEGER, INTEGER: the merge goes in order).
   private func systemVPassing(size: Int, model: DataModel, asParameter: Bool) -> ParameterPassing {
     if case .primitive(.longDouble) = self { return asParameter ? .memory : .eightbytes(.x87, .x87) }
+    // A `_Complex long double` (class COMPLEX_X87) is returned in ST0 and ST1 (clang:
+    // `{ x86_fp80, x86_fp80 }`), a structure holding one through a hidden pointer; both are
+    // arguments in memory. Its 32 bytes tell it from a `long double`'s x87 pair.
+    if !asParameter, case .complex(let inner) = self, case .primitive(.longDouble) = inner.unqualified {
+      return .eightbytes(.x87, .x87)
+    }
     guard size <= 16 else { return .memory }
     var classes: (RegisterClass, RegisterClass) = (.none, .none)
     var engine = LayoutEngine(model: model)
