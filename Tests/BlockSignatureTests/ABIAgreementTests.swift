@@ -546,6 +546,31 @@ import Testing
     try Self.expectArgumentsAsClangDoes(values, checker: checker)
   }
 
+  /// AAPCS64 homogeneous aggregates as clang finds them: an array of no elements anywhere in a
+  /// member makes a record not homogeneous (`struct { float a; float b[0]; }` is an integer,
+  /// `i64`), while a member that is an empty record (its fields all arrays of no elements, in an
+  /// array of any length) is left out (`struct { struct { int z[0]; } e; float a, b; }` is
+  /// `[2 x float]`).
+  @Test(arguments: targets.map(\.triple))
+  func zeroLengthArraysInHomogeneousAggregates(triple: String) throws {
+    let model = try #require(Self.targets.first { $0.triple == triple }?.model)
+    let values = try Self.returnsAndParameters(
+      [
+        Self.record("Z1", "struct Z1 { float a; float b[0]; }"), Self.record("F1", "struct F1 { float a; }"),
+        Self.record("I1", "struct I1 { int a; }"),
+        Self.record("Z3", "struct Z3 { struct { int z[0]; } e; float a, b; }"),
+        Self.record("FF", "struct FF { float a, b; }"), Self.record("Q1", "struct Q1 { long long a; }"),
+        Self.record("Z5", "union Z5 { int z[0]; double d; }"), Self.record("D1", "struct D1 { double d; }"),
+        Self.record("Z7", "struct Z7 { float a[2][0]; float b; }"),
+        Self.record("Z8", "struct Z8 { float a; struct { float x[0]; } e[2]; }"),
+        Self.record("Z9", "struct Z9 { double a; struct { char c[0]; } e; double b; }"),
+        Self.record("DD", "struct DD { double a, b; }"), Self.record("QQ", "struct QQ { long long a, b; }"),
+      ], triple: triple)
+    let checker = CompatibilityChecker(level: .abi, model: model)
+    try Self.expectReturnsAsClangDoes(values, checker: checker)
+    try Self.expectArgumentsAsClangDoes(values, checker: checker)
+  }
+
   /// Windows x64 returns a 16-byte integer (`__int128`) in XMM0 (`<2 x i64>`) but a 16-byte
   /// structure through a hidden pointer, while both go by reference as arguments (clang: `ptr`).
   @Test func sixteenByteReturnsOnWindows() throws {

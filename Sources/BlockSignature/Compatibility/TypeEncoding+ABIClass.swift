@@ -329,7 +329,8 @@ extension TypeEncoding {
   // MARK: AAPCS64
 
   /// Homogeneous floating-point aggregates of up to four members (structures, arrays, `_Complex`
-  /// and unions whose members all are, with one base) in SIMD registers, other values of up to
+  /// and unions whose members all are, with one base, leaving out empty records; an array of no
+  /// elements makes a record not homogeneous) in SIMD registers, other values of up to
   /// 16 bytes in general-purpose registers, larger records through a pointer to the caller's
   /// copy. An argument of 16 bytes aligned to 16 (`__int128`,
   /// `struct { __int128 t; }`) is an ``ParameterPassing/alignedIntegerPair``, not two registers
@@ -365,8 +366,8 @@ extension TypeEncoding {
       count += count - before
       return count <= 4
     case .array(let elements, let element):
-      guard elements <= 4 else { return false }
-      guard elements > 0 else { return true }
+      // An array of no elements is not homogeneous (clang).
+      guard elements <= 4, elements > 0 else { return false }
       // Every element has the first one's leaves: collect them once and count them `elements`
       // times (walking each element cost 4^depth calls on nested arrays without leaves).
       let before = count
@@ -375,8 +376,13 @@ extension TypeEncoding {
       return count <= 4
     case .structure(_, let fields?):
       for field in fields {
-        guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else {
-          return false
+        switch field.type.homogeneousMember {
+        case .zeroLength: return false
+        case .empty: continue
+        case .other:
+          guard field.type.collectFloatingLeaves(base: &base, count: &count, engine: &engine) else {
+            return false
+          }
         }
       }
       return count > 0
@@ -387,14 +393,51 @@ extension TypeEncoding {
       let before = count
       var widest = 0
       for field in fields {
-        var fieldCount = 0
-        guard field.type.collectFloatingLeaves(base: &base, count: &fieldCount, engine: &engine) else {
-          return false
+        switch field.type.homogeneousMember {
+        case .zeroLength: return false
+        case .empty: continue
+        case .other:
+          var fieldCount = 0
+          guard field.type.collectFloatingLeaves(base: &base, count: &fieldCount, engine: &engine) else {
+            return false
+          }
+          widest = max(widest, fieldCount)
         }
-        widest = max(widest, fieldCount)
       }
       count = before + widest
       return widest > 0 && count <= 4
+    default:
+      return false
+    }
+  }
+
+  /// How a member of a record counts towards a homogeneous aggregate, as clang has it: an array
+  /// of no elements at any depth makes the record not homogeneous (`{?=f[0f]}` is an integer),
+  /// an empty record in arrays of any length is left out (`{?={?=[0i]}ff}` is `[2 x float]`).
+  private enum HomogeneousMember { case zeroLength, empty, other }
+
+  private var homogeneousMember: HomogeneousMember {
+    var type = unqualified
+    while case .array(let count, let element) = type {
+      if count == 0 { return .zeroLength }
+      type = element.unqualified
+    }
+    return type.isEmptyRecord ? .empty : .other
+  }
+
+  /// A structure or union whose every field is empty: an array of no elements, or an empty
+  /// record in arrays of any length (`{?=}`, `{?=[0i]}`, `{?=[2{?=[0c]}]}`).
+  private var isEmptyRecord: Bool {
+    switch self {
+    case .structure(_, let fields?), .union(_, let fields?):
+      return fields.allSatisfy { field in
+        var type = field.type.unqualified
+        while case .array(let count, let element) = type {
+          if count == 0 { return true }
+          type = element.unqualified
+        }
+        return type.isEmptyRecord
+      }
     default:
       return false
     }
