@@ -550,7 +550,9 @@ import Testing
   /// member makes a record not homogeneous (`struct { float a; float b[0]; }` is an integer,
   /// `i64`), while a member that is an empty record (its fields all arrays of no elements, in an
   /// array of any length) is left out (`struct { struct { int z[0]; } e; float a, b; }` is
-  /// `[2 x float]`).
+  /// `[2 x float]`), though its alignment counts: a homogeneous aggregate has no padding
+  /// (`struct { float f; struct { double z[0]; } e; }`, 8 bytes, is an integer, where
+  /// `struct { float f, g; struct { double z[0]; } e; }` is `[2 x float]`).
   @Test(arguments: targets.map(\.triple))
   func zeroLengthArraysInHomogeneousAggregates(triple: String) throws {
     let model = try #require(Self.targets.first { $0.triple == triple }?.model)
@@ -565,6 +567,8 @@ import Testing
         Self.record("Z8", "struct Z8 { float a; struct { float x[0]; } e[2]; }"),
         Self.record("Z9", "struct Z9 { double a; struct { char c[0]; } e; double b; }"),
         Self.record("DD", "struct DD { double a, b; }"), Self.record("QQ", "struct QQ { long long a, b; }"),
+        Self.record("FP", "struct FP { float f; struct { double z[0]; } e; }"),
+        Self.record("FD", "struct FD { float f, g; struct { double z[0]; } e; }"),
       ], triple: triple)
     let checker = CompatibilityChecker(level: .abi, model: model)
     try Self.expectReturnsAsClangDoes(values, checker: checker)

@@ -340,7 +340,11 @@ extension TypeEncoding {
     var base = 0
     var count = 0
     var engine = LayoutEngine(model: model)
-    if collectFloatingLeaves(base: &base, count: &count, engine: &engine), count >= 1, count <= 4 {
+    // A homogeneous aggregate has no padding: an empty member's alignment may add some
+    // (`{?=f{?=[0d]}}` is 8 bytes, an integer).
+    if collectFloatingLeaves(base: &base, count: &count, engine: &engine), count >= 1, count <= 4,
+      base * count == size
+    {
       return .floatingPoint(size: base, count: count)
     }
     if isAggregate || scalarKind == .floatingPoint, size > 16 { return .memory }
