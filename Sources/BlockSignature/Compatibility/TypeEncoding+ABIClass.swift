@@ -214,9 +214,10 @@ extension TypeEncoding {
   /// System V classes. An argument of class X87 goes in memory, `long double` too (clang:
   /// `x86_fp80` parameters live on the stack, `struct { long double x; }` is `byval`); a return
   /// value of class X87 comes back on the x87 stack, for a `long double` and for an aggregate
-  /// that holds one `long double` alone (clang returns both as `x86_fp80`); a union that
-  /// mixes one with anything else is memory, unless an INTEGER member covers both its halves
-  /// before any SSE one joins it (`(?=D[4i]f)` is INTEGER, INTEGER: the merge goes in order).
+  /// that holds one `long double` alone, members without bytes aside (clang returns both as
+  /// `x86_fp80`); a union that mixes one with anything else is memory, unless an INTEGER member
+  /// covers both its halves before any SSE one joins it (`(?=D[4i]f)` is INTEGER, INTEGER: the
+  /// merge goes in order).
   private func systemVPassing(size: Int, model: DataModel, asParameter: Bool) -> ParameterPassing {
     if case .primitive(.longDouble) = self { return asParameter ? .memory : .eightbytes(.x87, .x87) }
     // A `_Complex long double` (class COMPLEX_X87) is returned in ST0 and ST1 (clang:
@@ -231,21 +232,13 @@ extension TypeEncoding {
     guard classifySystemV(at: 0, into: &classes, engine: &engine), classes.0 != .memory, classes.1 != .memory
     else { return .memory }
     if classes.0 == .x87 || classes.1 == .x87 {
-      if !asParameter, size == 16, holdsOnlyLongDoubles { return .eightbytes(.x87, .x87) }
+      // X87 and X87UP (this engine's x87 in both halves) is a `long double` at offset 0 and
+      // nothing else with bytes: returned on the x87 stack (`union { long double x; int z[0]; }`
+      // too). Anything else with an x87 class is memory.
+      if !asParameter, size == 16, classes == (.x87, .x87) { return .eightbytes(.x87, .x87) }
       return .memory
     }
     return .eightbytes(classes.0, classes.1)
-  }
-
-  /// A `long double`, or an aggregate whose every leaf is one (`{S=D}`, `(U=DD)`, `[1D]`).
-  private var holdsOnlyLongDoubles: Bool {
-    switch unqualified {
-    case .primitive(.longDouble): true
-    case .structure(_, let fields?), .union(_, let fields?):
-      !fields.isEmpty && fields.allSatisfy { $0.type.holdsOnlyLongDoubles }
-    case .array(let count, let element): count > 0 && element.holdsOnlyLongDoubles
-    default: false
-    }
   }
 
   /// Adds this type's leaves at byte `offset` to the eightbyte classes; false means memory.
