@@ -338,6 +338,11 @@ extension TypeEncoding {
     if collectFloatingLeaves(base: &base, count: &count, engine: &engine), count >= 1, count <= 4,
       base * count == size
     {
+      // clang returns a homogeneous aggregate as its LLVM type, which for a union with an empty
+      // member aligned above its floating-point ones is that member and bytes: each byte comes
+      // back in a general-purpose register (`union { float f[2]; struct { long long z[0]; } e; }`
+      // in W0–W7), which this level does not model.
+      if !asParameter, hasUnionStoredAsBytes(base: base, engine: &engine) { return .unknown }
       return .floatingPoint(size: base, count: count)
     }
     if isAggregate || scalarKind == .floatingPoint, size > 16 { return .memory }
@@ -403,6 +408,28 @@ extension TypeEncoding {
       }
       count = before + widest
       return widest > 0 && count <= 4
+    default:
+      return false
+    }
+  }
+
+  /// Whether a union in this homogeneous aggregate has an empty member aligned above the
+  /// aggregate's floating-point base (whose alignment is its size): clang's LLVM type for the
+  /// union is then the empty member and bytes.
+  private func hasUnionStoredAsBytes(base: Int, engine: inout LayoutEngine) -> Bool {
+    switch unqualified {
+    case .structure(_, let fields?):
+      return fields.contains { $0.type.hasUnionStoredAsBytes(base: base, engine: &engine) }
+    case .union(_, let fields?):
+      return fields.contains { field in
+        if field.type.homogeneousMember == .empty {
+          guard let (_, alignment) = try? engine.measure(field.type) else { return false }
+          return alignment > base
+        }
+        return field.type.hasUnionStoredAsBytes(base: base, engine: &engine)
+      }
+    case .array(_, let element):
+      return element.hasUnionStoredAsBytes(base: base, engine: &engine)
     default:
       return false
     }
