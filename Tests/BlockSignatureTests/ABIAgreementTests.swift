@@ -384,16 +384,19 @@ import Testing
   }
 
   /// What the checker answered for one pair: compatible, not, or not compared (its `unknownSize`
-  /// warning: the encodings do not tell).
+  /// or `unknownLayout` warning: the encodings do not tell).
   enum Answer: Equatable {
     case compatible, incompatible, notCompared
 
     init(_ report: CompatibilityReport) {
-      let notCompared = CompatibilityMessages.unknownSize(.returnValue, "", "").id
+      let notCompared = [
+        CompatibilityMessages.unknownSize(.returnValue, "", "").id,
+        CompatibilityMessages.unknownLayout(.returnValue, "", "").id,
+      ]
       if !report.isCompatible {
         self = .incompatible
       } else {
-        self = report.diagnostics.contains { $0.id == notCompared } ? .notCompared : .compatible
+        self = report.diagnostics.contains { notCompared.contains($0.id) } ? .notCompared : .compatible
       }
     }
   }

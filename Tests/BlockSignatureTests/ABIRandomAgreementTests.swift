@@ -22,7 +22,7 @@ import Testing
 ///   declared type, and an `_Atomic` structure (`A{AR3}`) is written without its fields: the
 ///   layout of a record holding one is an estimate (``LayoutCaveats/bitfieldUnitAssumed``,
 ///   ``LayoutCaveats/fieldsNotEncoded``), and the checker may answer "not compared" (its
-///   `unknownSize` warning) for a pair with one; any answer it does give must be clang's. So
+///   `unknownSize` or `unknownLayout` warning) for a pair with one; any answer it does give must be clang's. So
 ///   for a return value with a `_Float16` inside on x86-64 System V and i386: its space may as
 ///   well be a `__float128` there (``LayoutCaveats/ambiguousFloatingPoint``); an argument's slot
 ///   settles it. And for a return value on AArch64 with a union that has a member without bytes:

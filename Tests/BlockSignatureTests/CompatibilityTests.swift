@@ -174,6 +174,16 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, candidate: "{?=b3}8@?0", expected: "{T=b3}8@?0", compatible: true,
       diagnostics: ["warning: return: the size of {?=b3} or {T=b3} is not known from its encoding; not compared"]),
+    // Slots of the same size, layouts not known: the message says so (not "the size").
+    .init(
+      level: .abi, candidate: "v12@?0{?=b3}8", expected: "v12@?0{T=b3}8", compatible: true,
+      diagnostics: [
+        "warning: argument 1: the layout of {?=b3} or {T=b3} is not known from its encoding, so neither is how it is passed; not compared"
+      ]),
+    // A type with a space is quoted in the text (a bare space would read as nothing).
+    .init(
+      level: .abi, candidate: "v10@?0 8", expected: "v10@?0s8", compatible: false,
+      diagnostics: ["error: argument 1: register class sse does not match integer (' ' vs s)"]),
     // i386: a long long comes back in EDX:EAX, a double on the x87 stack; as arguments both
     // take the same 8 bytes of the stack (clang: i64 and double, 4-byte-aligned slots).
     .init(

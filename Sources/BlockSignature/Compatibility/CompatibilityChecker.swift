@@ -329,8 +329,10 @@ struct CheckRun {
           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       } else {
         emit(
-          CompatibilityMessages.unknownSize(position, aText, bText), candidateIndex: candidateIndex,
-          expectedIndex: expectedIndex)
+          x.isSizeKnown && y.isSizeKnown
+            ? CompatibilityMessages.unknownLayout(position, aText, bText)
+            : CompatibilityMessages.unknownSize(position, aText, bText),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       }
       return
     }

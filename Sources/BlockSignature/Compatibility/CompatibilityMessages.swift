@@ -214,6 +214,20 @@ public enum CompatibilityMessages {
       "\(position): neither type has an encoding (a vector, member pointer or _BitInt); not compared")
   }
 
+  /// The sizes are known, but how one of the types is laid out, and so passed, is not: a
+  /// bitfield's declared type, an `_Atomic` structure's fields, a space that may be `_Float16`
+  /// or `__float128`, a record whose slot shows it packed or over-aligned.
+  public static func unknownLayout(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String
+  )
+    -> DiagnosticMessage
+  {
+    make(
+      .warning,
+      "\(position): the layout of \(candidateType) or \(expectedType) is not known from its encoding, so neither is how it is passed; not compared"
+    )
+  }
+
   /// A size cannot be known from the encoding.
   public static func unknownSize(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String

@@ -31,9 +31,13 @@ enum EquivalenceDifference: Hashable, Sendable {
 }
 
 extension TypeEncoding {
-  /// The encoding as text, or `(no encoding)` for an unencodable parameter.
+  /// The encoding as text for a message: `(no encoding)` for an unencodable parameter, and
+  /// quoted when it holds a space (`' '` for `_Float16`, `'^ '`), which would otherwise be
+  /// blank or lost at the end of the text.
   static func display(_ type: TypeEncoding) -> String {
-    type == .unencodable ? "(no encoding)" : type.description
+    if type == .unencodable { return "(no encoding)" }
+    let text = type.description
+    return text.utf8.contains(0x20) ? "'\(text)'" : text
   }
 
   /// Whether clang writes this as an object pointer: `@`, `@"C"`, `#`, `@?`, `@?<…>`.
