@@ -320,41 +320,45 @@ import Testing
   /// same size. Returns how many pairs clang calls compatible and how many not.
   @discardableResult
   static func expectReturnsAsClangDoes(_ values: [Lowered], checker: CompatibilityChecker) throws -> (Int, Int) {
-    var counts = (compatible: 0, incompatible: 0)
-    for (index, first) in values.enumerated() {
-      for second in values[(index + 1)...] {
-        let clangAgrees = first.returnedAs == second.returnedAs && first.size == second.size
-        let returns = try checker.check(first.returning, against: second.returning)
-        #expect(
-          returns.isCompatible == clangAgrees,
-          """
-          \(checker.model): return \(first.name) vs \(second.name): clang returns \(first.returnedAs) \
-          (\(first.size) bytes) and \(second.returnedAs) (\(second.size) bytes); \
-          the checker says \(returns.diagnostics.map(\.description))
-          """)
-        if clangAgrees { counts.compatible += 1 } else { counts.incompatible += 1 }
-      }
-    }
-    return counts
+    try expectPairsAsClangDoes(values, checker: checker, asReturnValues: true)
   }
 
   /// Every pair of argument types is compatible exactly when clang passes both the same way (the
   /// same registers, the same stack bytes or a copy of the same alignment) and they have the same
   /// size.
   static func expectArgumentsAsClangDoes(_ values: [Lowered], checker: CompatibilityChecker) throws {
+    try expectPairsAsClangDoes(values, checker: checker, asReturnValues: false)
+  }
+
+  /// Every pair of `values`, as return values (``Lowered/returnedAs``, ``Lowered/returning``) or
+  /// as arguments (``Lowered/passedAs``, ``Lowered/taking``): the checker calls it compatible
+  /// exactly when clang lowers both alike and they have the same size. Returns how many pairs
+  /// clang calls compatible and how many not.
+  @discardableResult
+  private static func expectPairsAsClangDoes(
+    _ values: [Lowered], checker: CompatibilityChecker, asReturnValues: Bool
+  ) throws -> (Int, Int) {
+    var counts = (compatible: 0, incompatible: 0)
+    let (role, verb) = asReturnValues ? ("return", "returns") : ("argument", "passes")
     for (index, first) in values.enumerated() {
       for second in values[(index + 1)...] {
-        let clangAgrees = first.passedAs == second.passedAs && first.size == second.size
-        let arguments = try checker.check(first.taking, against: second.taking)
+        let (a, b) = asReturnValues ? (first.returnedAs, second.returnedAs) : (first.passedAs, second.passedAs)
+        let clangAgrees = a == b && first.size == second.size
+        let report =
+          asReturnValues
+          ? try checker.check(first.returning, against: second.returning)
+          : try checker.check(first.taking, against: second.taking)
         #expect(
-          arguments.isCompatible == clangAgrees,
+          report.isCompatible == clangAgrees,
           """
-          \(checker.model): argument \(first.name) vs \(second.name): clang passes \(first.passedAs) \
-          (\(first.size) bytes) and \(second.passedAs) (\(second.size) bytes); \
-          the checker says \(arguments.diagnostics.map(\.description))
+          \(checker.model): \(role) \(first.name) vs \(second.name): clang \(verb) \(a) \
+          (\(first.size) bytes) and \(b) (\(second.size) bytes); \
+          the checker says \(report.diagnostics.map(\.description))
           """)
+        if clangAgrees { counts.compatible += 1 } else { counts.incompatible += 1 }
       }
     }
+    return counts
   }
 
   /// `_Atomic` values. At the top level an atomic scalar is passed and returned as the scalar on

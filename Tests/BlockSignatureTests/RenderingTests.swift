@@ -265,20 +265,7 @@ import Testing
       let open = type.range(of: "(^)")!
       let result = String(type[..<open.lowerBound]).trimmingCharacters(in: .whitespaces)
       let parameters = String(type[open.upperBound...].dropFirst().dropLast())
-      var depth = 0
-      var pieces: [String] = []
-      var current = ""
-      for character in parameters {
-        if character == "(" { depth += 1 }
-        if character == ")" { depth -= 1 }
-        if character == ",", depth == 0 {
-          pieces.append(current.trimmingCharacters(in: .whitespaces))
-          current = ""
-        } else {
-          current.append(character)
-        }
-      }
-      pieces.append(current.trimmingCharacters(in: .whitespaces))
+      let pieces = splitAtTopLevelCommas(parameters)
       let declarations = pieces.enumerated().map { index, piece in
         if piece.contains("(*)") { return piece.replacingOccurrences(of: "(*)", with: "(*p\(index))") }
         if piece.contains("(^)") { return named(piece, "p\(index)") }

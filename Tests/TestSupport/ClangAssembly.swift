@@ -96,23 +96,7 @@ package struct ClangAssembly {
   }
 
   /// Operands split at the commas outside `()` and `[]`.
-  static func operands(_ text: String) -> [String] {
-    var result: [String] = []
-    var depth = 0
-    var current = ""
-    for character in text {
-      if character == "(" || character == "[" { depth += 1 }
-      if character == ")" || character == "]" { depth -= 1 }
-      if character == ",", depth == 0 {
-        result.append(current.trimmingCharacters(in: .whitespaces))
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    result.append(current.trimmingCharacters(in: .whitespaces))
-    return result
-  }
+  static func operands(_ text: String) -> [String] { splitAtTopLevelCommas(text) }
 
   // MARK: Registers and operands
 
@@ -286,4 +270,24 @@ package struct ClangAssembly {
     }
     return .register(name)
   }
+}
+
+/// `text` split at the commas outside `()` and `[]`, each piece trimmed: the operands of an
+/// instruction, the parameters of a C declaration (`int, void (*)(int, char), char [4]`).
+package func splitAtTopLevelCommas(_ text: String) -> [String] {
+  var result: [String] = []
+  var depth = 0
+  var current = ""
+  for character in text {
+    if character == "(" || character == "[" { depth += 1 }
+    if character == ")" || character == "]" { depth -= 1 }
+    if character == ",", depth == 0 {
+      result.append(current.trimmingCharacters(in: .whitespaces))
+      current = ""
+    } else {
+      current.append(character)
+    }
+  }
+  result.append(current.trimmingCharacters(in: .whitespaces))
+  return result
 }
