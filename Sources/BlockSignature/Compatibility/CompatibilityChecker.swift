@@ -285,6 +285,20 @@ struct CheckRun {
     }
   }
 
+  /// The known size of one side when the other is a lone space of open size (a 2-byte
+  /// `_Float16` or `__bf16`, or a 16-byte `__float128`) and that size is neither: then no
+  /// reading of the space matches. `nil` otherwise.
+  private static func sizeMatchingNoSpaceReading(
+    _ a: TypeEncoding, _ x: ABIShape, _ b: TypeEncoding, _ y: ABIShape
+  ) -> Int? {
+    func isOpenSpace(_ type: TypeEncoding, _ shape: ABIShape) -> Bool {
+      !shape.isSizeKnown && type.unqualified == .primitive(.otherFloat)
+    }
+    if isOpenSpace(a, x), y.isSizeKnown, y.size != 2, y.size != 16 { return y.size }
+    if isOpenSpace(b, y), x.isSizeKnown, x.size != 2, x.size != 16 { return x.size }
+    return nil
+  }
+
   /// Whether both arguments have slots written in their signatures, and they differ.
   private func writtenSlotsDiffer(_ candidateIndex: Int?, _ expectedIndex: Int?) -> Bool {
     guard let candidateIndex, let expectedIndex, let c = candidate.writtenSlot(ofArgument: candidateIndex),
@@ -326,6 +340,10 @@ struct CheckRun {
       if x.isSizeKnown, y.isSizeKnown, x.size != y.size {
         emit(
           CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
+          candidateIndex: candidateIndex, expectedIndex: expectedIndex)
+      } else if let otherSize = Self.sizeMatchingNoSpaceReading(a, x, b, y) {
+        emit(
+          CompatibilityMessages.spaceSizeMismatch(position, otherSize: otherSize, aText, bText),
           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       } else {
         emit(

@@ -36,7 +36,8 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// encoding leaves a layout an estimate (a NeXT bitfield's unit: `{?=b1}` is 1 byte for a
   /// `_Bool : 1`, 4 for an `int`; a space where clang has `__float128` besides `_Float16`, on
   /// x86-64 System V and i386; fields not written, `{S}`) the pair is not compared, a warning,
-  /// unless the sizes certainly differ: an argument's slot in the frame is clang's size for it,
+  /// unless the sizes certainly differ (a lone space is 2 or 16 bytes, so ` ` is not `i` either
+  /// way): an argument's slot in the frame is clang's size for it,
   /// which also shows packed and over-aligned records (`{P=ci}` in 5 bytes is not `{P=ci}` in
   /// 8), and a return value spelled like an argument takes its slot. Differences in signedness,
   /// bool-ness, or integer against pointer are warnings; a returned value where `void` is

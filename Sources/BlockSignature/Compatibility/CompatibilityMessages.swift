@@ -183,6 +183,18 @@ public enum CompatibilityMessages {
       "\(position): size \(candidate) does not match size \(expected) (\(candidateType) vs \(expectedType))")
   }
 
+  /// A lone space, whose size the signature leaves open between a 2-byte `_Float16` (or
+  /// `__bf16`) and a 16-byte `__float128`, against a type of another size: neither reading
+  /// matches.
+  public static func spaceSizeMismatch(
+    _ position: Diagnostic.Position, otherSize: Int, _ candidateType: String, _ expectedType: String
+  ) -> DiagnosticMessage {
+    make(
+      .error,
+      "\(position): a space is 2 bytes (_Float16) or 16 (__float128) here, and neither matches size \(otherSize) (\(candidateType) vs \(expectedType))"
+    )
+  }
+
   /// Two arguments passed alike in registers take different stack slots, so that once the
   /// argument registers are used up an argument (this one or a later one, `misplaced`) is at a
   /// different offset from the first stack argument.
