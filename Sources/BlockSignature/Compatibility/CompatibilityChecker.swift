@@ -285,18 +285,23 @@ struct CheckRun {
     }
   }
 
-  /// The known size of one side when the other is a lone space of open size (a 2-byte
-  /// `_Float16` or `__bf16`, or a 16-byte `__float128`) and that size is neither: then no
-  /// reading of the space matches. `nil` otherwise.
-  private static func sizeMatchingNoSpaceReading(
-    _ a: TypeEncoding, _ x: ABIShape, _ b: TypeEncoding, _ y: ABIShape
-  ) -> Int? {
-    func isOpenSpace(_ type: TypeEncoding, _ shape: ABIShape) -> Bool {
-      !shape.isSizeKnown && type.unqualified == .primitive(.otherFloat)
+  /// When one side is a lone space of open size (a 2-byte `_Float16` or `__bf16`, or a 16-byte
+  /// `__float128`) and the other is known and matches neither reading — it is not of 16 bytes,
+  /// and not of 2 passed as the `_Float16` is — the shape of the 2-byte reading and the other's;
+  /// `nil` otherwise.
+  private func spaceReadingsMismatch(
+    _ a: TypeEncoding, _ x: ABIShape, _ b: TypeEncoding, _ y: ABIShape, isParameter: Bool
+  ) -> (half: ABIShape, other: ABIShape)? {
+    func mismatch(_ space: TypeEncoding, _ open: ABIShape, _ other: ABIShape) -> (ABIShape, ABIShape)? {
+      guard !open.isSizeKnown, space.unqualified == .primitive(.otherFloat), other.isSizeKnown,
+        other.passing != .unknown,
+        other.size != 16
+      else { return nil }
+      let half = space.abiShape(for: model, asParameter: isParameter, assumingHalfPrecision: true)
+      guard half.passing != .unknown, half.size != other.size || half.passing != other.passing else { return nil }
+      return (half, other)
     }
-    if isOpenSpace(a, x), y.isSizeKnown, y.size != 2, y.size != 16 { return y.size }
-    if isOpenSpace(b, y), x.isSizeKnown, x.size != 2, x.size != 16 { return x.size }
-    return nil
+    return mismatch(a, x, y) ?? mismatch(b, y, x)
   }
 
   /// Whether both arguments have slots written in their signatures, and they differ.
@@ -341,9 +346,11 @@ struct CheckRun {
         emit(
           CompatibilityMessages.sizeMismatch(position, x.size, y.size, aText, bText),
           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
-      } else if let otherSize = Self.sizeMatchingNoSpaceReading(a, x, b, y) {
+      } else if let (half, other) = spaceReadingsMismatch(a, x, b, y, isParameter: isParameter) {
         emit(
-          CompatibilityMessages.spaceSizeMismatch(position, otherSize: otherSize, aText, bText),
+          CompatibilityMessages.spaceReadingsMismatch(
+            position, halfPassing: half.passing.name, otherSize: other.size, otherPassing: other.passing.name, aText,
+            bText),
           candidateIndex: candidateIndex, expectedIndex: expectedIndex)
       } else {
         emit(

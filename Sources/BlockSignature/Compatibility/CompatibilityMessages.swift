@@ -184,14 +184,15 @@ public enum CompatibilityMessages {
   }
 
   /// A lone space, whose size the signature leaves open between a 2-byte `_Float16` (or
-  /// `__bf16`) and a 16-byte `__float128`, against a type of another size: neither reading
-  /// matches.
-  public static func spaceSizeMismatch(
-    _ position: Diagnostic.Position, otherSize: Int, _ candidateType: String, _ expectedType: String
+  /// `__bf16`) and a 16-byte `__float128`, against a type that matches neither reading: not of
+  /// 16 bytes, and not of 2 bytes passed as the `_Float16` is.
+  public static func spaceReadingsMismatch(
+    _ position: Diagnostic.Position, halfPassing: String, otherSize: Int, otherPassing: String,
+    _ candidateType: String, _ expectedType: String
   ) -> DiagnosticMessage {
     make(
       .error,
-      "\(position): a space is 2 bytes (_Float16) or 16 (__float128) here, and neither matches size \(otherSize) (\(candidateType) vs \(expectedType))"
+      "\(position): a space is 2 bytes (_Float16, \(halfPassing)) or 16 (__float128) here, and neither matches size \(otherSize), \(otherPassing) (\(candidateType) vs \(expectedType))"
     )
   }
 

@@ -129,7 +129,10 @@ extension TypeEncoding {
   /// for it: it settles a space or a record with spaces when it agrees with the 2 bytes assumed,
   /// and shows a hidden layout (packed, over-aligned) when an aggregate's differs; the size is
   /// then known, the passing not (`{P=ci}` in 5 bytes is packed, its `int` unaligned).
-  func abiShape(for model: DataModel, asParameter: Bool, writtenSlot: Int? = nil) -> ABIShape {
+  /// `assumingHalfPrecision` reads every space as the 2-byte `_Float16`, one of its readings.
+  func abiShape(
+    for model: DataModel, asParameter: Bool, writtenSlot: Int? = nil, assumingHalfPrecision: Bool = false
+  ) -> ABIShape {
     var type = unqualified
     if asParameter, case .array = type { type = .pointer(.primitive(.void)) }
     // An `_Atomic` scalar is passed and returned as the scalar on every target (clang: `float`
@@ -148,7 +151,9 @@ extension TypeEncoding {
     var caveats = engine.caveats
     // clang has no `__float128` for AArch64 or Windows x64: a space there is a 2-byte
     // `_Float16` or `__bf16`, passed alike (`[2 x half]` for both in a structure on AArch64).
-    if convention == .aapcs64 || convention == .windowsX64 { caveats.remove(.ambiguousFloatingPoint) }
+    if convention == .aapcs64 || convention == .windowsX64 || assumingHalfPrecision {
+      caveats.remove(.ambiguousFloatingPoint)
+    }
     var estimate = !caveats.isDisjoint(with: Self.estimatedLayouts)
     var isSizeKnown = !estimate
     // The frame shows the size of a type whose encoding may hide it: an aggregate (packing,
