@@ -184,7 +184,9 @@ struct PlacementState {
   /// ``TypeEncoding/abiShape(for:asParameter:)`` gives it for a parameter); nil when its size is
   /// not known, or its stack offset overflows.
   mutating func place(_ type: TypeEncoding, shape: ABIShape) -> ArgumentPlacement.Place? {
-    guard shape.isSizeKnown, !type.hasAmbiguousSizeAsParameter, let slot = stackSlot(type, shape: shape)
+    // The shape knows where a space is settled (AArch64 and Windows x64 have no `__float128`: it
+    // is a 2-byte `_Float16` or `__bf16` there) and where it is not (x86-64 System V, i386).
+    guard shape.isSizeKnown, shape.passing != .unknown, let slot = stackSlot(type, shape: shape)
     else { return nil }
     if convention == .windowsX64 {
       let index = position
@@ -285,28 +287,9 @@ extension TypeEncoding {
   /// Whether an argument of this type is a structure, union or `_Complex` (what clang passes as
   /// an aggregate), an `_Atomic` one included; an array parameter is a pointer.
   var isCompositeArgument: Bool {
-    switch unqualified {
-    case .structure, .union, .complex: true
-    case .atomic(let inner): inner.isCompositeArgument
-    default: false
-    }
-  }
-
-  /// Whether an argument of this type holds a single space (`_Float16`, `__bf16` or
-  /// `__float128`: 2 or 16 bytes), whose place the encoding does not determine; an array
-  /// parameter is a pointer.
-  fileprivate var hasAmbiguousSizeAsParameter: Bool {
-    if case .array = unqualified { return false }
-    return holdsAmbiguousFloatingPoint
-  }
-
-  private var holdsAmbiguousFloatingPoint: Bool {
-    switch unqualified {
-    case .primitive(.otherFloat): true
-    case .structure(_, let fields?), .union(_, let fields?): fields.contains { $0.type.holdsAmbiguousFloatingPoint }
-    case .array(_, let element), .complex(let element), .atomic(let element): element.holdsAmbiguousFloatingPoint
-    default: false
-    }
+    let type = unqualified
+    if case .array = type { return false }
+    return type.isAggregate
   }
 }
 

@@ -206,7 +206,9 @@ extension TypeEncoding {
     }
   }
 
-  private var isAggregate: Bool {
+  /// A structure, union, array or `_Complex`, an `_Atomic` one included (for a type whose
+  /// qualifiers are removed).
+  var isAggregate: Bool {
     switch self {
     case .structure, .union, .array, .complex: true
     case .atomic(let inner): inner.unqualified.isAggregate
