@@ -42,9 +42,10 @@
 ///
 /// An argument without bytes (`{?=[0i]}`) takes no place on every convention but Windows x64,
 /// as clang drops it in C. An argument whose size the encoding does not give (an unexpanded
-/// structure, an unencodable parameter, a single space, which may be 2 or 16 bytes), or whose
-/// stack offset would overflow, has an ``Place/unknown`` place, and so has every argument after
-/// it.
+/// structure, an unencodable parameter, a single space on x86-64 System V and i386, which may
+/// be 2 or 16 bytes there; on AArch64 and Windows x64 it is a 2-byte `_Float16` or `__bf16`), or
+/// whose stack offset would overflow, has an ``Place/unknown`` place, and so has every argument
+/// after it.
 ///
 /// The corresponding clang and LLVM code is `X86_64ABIInfo::computeInfo` (which counts the free
 /// registers), `AArch64ABIInfo::classifyArgumentType` (Darwin's packed stack arguments), and
