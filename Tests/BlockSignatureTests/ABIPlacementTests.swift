@@ -290,6 +290,55 @@ import Testing
     #expect(try SignatureEncoding(parsing: "v@?qqqqqqqq").argumentPlacement(for: .x86_64SysV).stackSize == 24)
   }
 
+  /// The calling convention is a fact of the model, not read off its name: a built-in model
+  /// renamed places arguments as before, and one that takes another target's name keeps its own
+  /// rules. The signatures tell the conventions apart: four floats are a homogeneous aggregate in
+  /// four registers on AArch64 but two eightbytes on x86-64; Apple's arm64 packs two shorts on the
+  /// stack where AArch64 Linux gives each 8 bytes.
+  @Test func callingConventionIsAFactOfTheModel() throws {
+    let signatures = try ["v@?{?=ffff}", "v@?qqqqqqqss", "v@?qqqqqqt", "{?=dddd}@?s"].map {
+      try SignatureEncoding(parsing: $0)
+    }
+    // What a placement says, without the model (whose name differs).
+    struct Placed: Equatable {
+      var returnsInMemory: Bool?
+      var arguments: [ArgumentPlacement.Place]
+      var stackSize: Int?
+    }
+    func placements(_ model: DataModel) -> [Placed] {
+      signatures.map {
+        let placement = $0.argumentPlacement(for: model)
+        return Placed(
+          returnsInMemory: placement.returnsInMemory, arguments: placement.arguments, stackSize: placement.stackSize)
+      }
+    }
+    let doubles = try SignatureEncoding(parsing: "v@?{?=dd}")
+    func diagnostics(_ model: DataModel) -> [Diagnostic] {
+      CompatibilityChecker(level: .abi, model: model).check(signatures[0], against: doubles).diagnostics
+    }
+    #expect(Set(DataModel.allBuiltIn.map(\.callingConvention)).count == DataModel.CallingConvention.allCases.count)
+    for model in DataModel.allBuiltIn {
+      for name in ["custom", "x86_64-linux", "arm64-apple", "aarch64-darwin"] where name != model.name {
+        var renamed = model
+        renamed.name = name
+        #expect(placements(renamed) == placements(model), "\(model.name) named \(name)")
+        #expect(diagnostics(renamed) == diagnostics(model), "\(model.name) named \(name)")
+      }
+    }
+    func floatingPoint(_ place: ArgumentPlacement.Place) -> Range<Int>? {
+      if case .registers(_, let registers) = place { registers } else { nil }
+    }
+    // Four floats: a homogeneous aggregate in four registers on AArch64, two SSE eightbytes on
+    // x86-64; as the abi level sees it, compatible with two doubles only on x86-64.
+    #expect(floatingPoint(placements(.aarch64Linux)[0].arguments[1]) == 0..<4)
+    #expect(floatingPoint(placements(.x86_64SysV)[0].arguments[1]) == 0..<2)
+    #expect(diagnostics(.x86_64SysV).isEmpty)
+    #expect(!diagnostics(.aarch64Linux).isEmpty)
+    #expect(placements(.arm64Apple)[1].arguments.suffix(2) == [.stack(offset: 0, size: 2), .stack(offset: 2, size: 2)])
+    #expect(
+      placements(.aarch64Linux)[1].arguments.suffix(2) == [.stack(offset: 0, size: 8), .stack(offset: 8, size: 8)])
+  }
+
   /// Every target's probes, compiled once for both checks.
   @Test(arguments: targets.map(\.triple))
   func placementAndVerdictsAgreeWithClang(triple: String) throws {

@@ -76,6 +76,10 @@ import Testing
     #expect(try TypeEncoding(parsing: "[3D]").layout(for: .i386Linux).size == 36)
     #expect(try TypeEncoding(parsing: "{?=cD}").layout(for: .i386Linux).size == 16)
     #expect(DataModel(named: "i386") == .i386Linux)
+    var model = DataModel.aarch64Linux
+    model.name = "aarch64-custom"
+    #expect(model.callingConvention == .aapcs64)
+    #expect(DataModel.arm64Apple.callingConvention == .appleARM64)
   }
 
   /// TypeLayout.swift: LayoutError's example parses, then overflows.

@@ -122,7 +122,7 @@ struct PlacementState {
   /// The target.
   let model: DataModel
   /// Its calling convention.
-  let convention: CallingConvention
+  let convention: ConventionFamily
   /// AArch64 only: Apple's arm64 (packed stack arguments, no even-register rule).
   let isApple: Bool
   /// The next general-purpose register (AAPCS64's NGRN).
@@ -137,10 +137,8 @@ struct PlacementState {
   /// The state before the first argument of a call on `model`.
   init(model: DataModel) {
     self.model = model
-    convention = CallingConvention(model)
-    isApple =
-      convention == .aapcs64
-      && (model.name.hasPrefix("arm64") || model.name.contains("apple") || model.name.contains("darwin"))
+    convention = ConventionFamily(model)
+    isApple = model.callingConvention == .appleARM64
   }
 
   /// The registers of each kind the convention passes arguments in.

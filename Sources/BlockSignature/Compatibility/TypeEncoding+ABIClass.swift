@@ -68,19 +68,16 @@ enum ParameterPassing: Hashable, Sendable {
   }
 }
 
-/// The calling-convention family of a data model.
-enum CallingConvention {
+/// The calling-convention family of a data model: Apple's arm64 is an AAPCS64.
+enum ConventionFamily {
   case systemV, aapcs64, windowsX64, i386
 
   init(_ model: DataModel) {
-    if model.name.hasPrefix("aarch64") || model.name.hasPrefix("arm64") {
-      self = .aapcs64
-    } else if model.usesMicrosoftBitfields && model.pointerSize == 8 {
-      self = .windowsX64
-    } else if model.pointerSize == 4 {
-      self = .i386
-    } else {
-      self = .systemV
+    switch model.callingConvention {
+    case .systemV: self = .systemV
+    case .aapcs64, .appleARM64: self = .aapcs64
+    case .windowsX64: self = .windowsX64
+    case .i386: self = .i386
     }
   }
 }
@@ -147,7 +144,7 @@ extension TypeEncoding {
       return ABIShape(size: 0, alignment: 1, passing: .void, isSizeKnown: true)
     }
     let unknown = !engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
-    let convention = CallingConvention(model)
+    let convention = ConventionFamily(model)
     var caveats = engine.caveats
     // clang has no `__float128` for AArch64 or Windows x64: a space there is a 2-byte
     // `_Float16` or `__bf16`, passed alike (`[2 x half]` for both in a structure on AArch64).

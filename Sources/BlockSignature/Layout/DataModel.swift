@@ -35,12 +35,21 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
   /// arm64): clang lays out `struct { char a; int : 0; char b; }` as 8 bytes aligned to 4 there,
   /// 5 bytes aligned to 1 on x86_64.
   public var zeroWidthBitfieldRaisesAlignment: Bool
+  /// How arguments and return values are passed: what the ``CompatibilityLevel/abi`` level and
+  /// ``SignatureEncoding/argumentPlacement(for:)`` follow. It is a fact of its own, never read
+  /// off ``name``: a model made for another target says which convention it has.
+  public var callingConvention: CallingConvention
 
   /// Creates a data model from its facts.
+  ///
+  ///     var model = DataModel.aarch64Linux
+  ///     model.name = "aarch64-custom"
+  ///     model.callingConvention  // .aapcs64: the name plays no part
   public init(
     name: String, pointerSize: Int, longSize: Int, longDoubleSize: Int, longDoubleAlignment: Int,
     eightByteAlignment: Int, hasInt128: Bool, maximumAtomicPromotion: Int, isCharSigned: Bool,
-    usesMicrosoftBitfields: Bool, zeroWidthBitfieldRaisesAlignment: Bool = false
+    usesMicrosoftBitfields: Bool, zeroWidthBitfieldRaisesAlignment: Bool = false,
+    callingConvention: CallingConvention
   ) {
     self.name = name
     self.pointerSize = pointerSize
@@ -53,38 +62,39 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
     self.isCharSigned = isCharSigned
     self.usesMicrosoftBitfields = usesMicrosoftBitfields
     self.zeroWidthBitfieldRaisesAlignment = zeroWidthBitfieldRaisesAlignment
+    self.callingConvention = callingConvention
   }
 
   /// x86_64 System V (Linux, BSD): LP64, 16-byte `long double`. The default.
   public static let x86_64SysV = DataModel(
     name: "x86_64-linux", pointerSize: 8, longSize: 8, longDoubleSize: 16, longDoubleAlignment: 16,
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
-    usesMicrosoftBitfields: false)
+    usesMicrosoftBitfields: false, callingConvention: .systemV)
 
   /// AArch64 Linux: LP64, IEEE quad `long double`, unsigned plain `char`, zero-width bitfields
   /// that raise the alignment of their aggregate.
   public static let aarch64Linux = DataModel(
     name: "aarch64-linux", pointerSize: 8, longSize: 8, longDoubleSize: 16, longDoubleAlignment: 16,
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: false,
-    usesMicrosoftBitfields: false, zeroWidthBitfieldRaisesAlignment: true)
+    usesMicrosoftBitfields: false, zeroWidthBitfieldRaisesAlignment: true, callingConvention: .aapcs64)
 
   /// arm64 Apple platforms: LP64, `long double` is `double`, signed `char`.
   public static let arm64Apple = DataModel(
     name: "arm64-apple", pointerSize: 8, longSize: 8, longDoubleSize: 8, longDoubleAlignment: 8,
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
-    usesMicrosoftBitfields: false)
+    usesMicrosoftBitfields: false, callingConvention: .appleARM64)
 
   /// i386 Linux: ILP32, 12-byte `long double`, 8-byte scalars 4-aligned in aggregates.
   public static let i386Linux = DataModel(
     name: "i386-linux", pointerSize: 4, longSize: 4, longDoubleSize: 12, longDoubleAlignment: 4,
     eightByteAlignment: 4, hasInt128: false, maximumAtomicPromotion: 8, isCharSigned: true,
-    usesMicrosoftBitfields: false)
+    usesMicrosoftBitfields: false, callingConvention: .i386)
 
   /// Windows x64: LLP64 (32-bit `long`), `long double` is `double`, Microsoft bitfields.
   public static let windowsX64 = DataModel(
     name: "x86_64-windows", pointerSize: 8, longSize: 4, longDoubleSize: 8, longDoubleAlignment: 8,
     eightByteAlignment: 8, hasInt128: true, maximumAtomicPromotion: 16, isCharSigned: true,
-    usesMicrosoftBitfields: true)
+    usesMicrosoftBitfields: true, callingConvention: .windowsX64)
 
   /// Every built-in model, the default first.
   public static let allBuiltIn: [DataModel] = [.x86_64SysV, .aarch64Linux, .arm64Apple, .i386Linux, .windowsX64]
@@ -106,4 +116,25 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
 
   /// The model's ``name``.
   public var description: String { name }
+}
+
+extension DataModel {
+  /// The rules a target passes arguments and return values by, as clang implements them.
+  ///
+  ///     DataModel.arm64Apple.callingConvention  // .appleARM64
+  public enum CallingConvention: String, Hashable, Sendable, CaseIterable {
+    /// The x86-64 System V ABI (Linux, BSD): six general-purpose and eight vector registers,
+    /// eightbyte classification.
+    case systemV = "x86_64-sysv"
+    /// The AAPCS64 (AArch64 Linux): eight general-purpose and eight floating-point registers,
+    /// homogeneous aggregates, `__int128` in an even-numbered register pair.
+    case aapcs64 = "aapcs64"
+    /// Apple's arm64 variant of the AAPCS64: no even-register rule for `__int128`, and stack
+    /// arguments packed to their own size and alignment.
+    case appleARM64 = "arm64-apple"
+    /// The Windows x64 convention: four argument positions, each a register or a stack word.
+    case windowsX64 = "x86_64-windows"
+    /// The i386 System V (cdecl) convention: every argument on the stack.
+    case i386 = "i386-sysv"
+  }
 }
