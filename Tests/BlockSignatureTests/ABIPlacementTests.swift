@@ -248,7 +248,7 @@ import Testing
       let names =
         triple.contains("windows") ? ["rcx", "rdx", "r8", "r9"] : ["rdi", "rsi", "rdx", "rcx", "r8", "r9"]
       return names.indices.contains(number) ? .register(names[number]) : nil
-    case .none, .unknown:
+    case .none, .unknown, .split:
       return nil
     }
   }
@@ -288,6 +288,43 @@ import Testing
     // AArch64 passes the hidden pointer in X8, not an argument register.
     #expect(unknownReturn.argumentPlacement(for: .aarch64Linux).arguments == [pointer, second])
     #expect(try SignatureEncoding(parsing: "v@?qqqqqqqq").argumentPlacement(for: .x86_64SysV).stackSize == 24)
+  }
+
+  /// What the random parameter lists of ``ABIRandomPlacementTests`` found, in blocks clang
+  /// encoded (`-O2` assembly in the comments):
+  /// - x86_64 System V: clang counts no register for an `_Atomic` scalar, which LLVM still
+  ///   passes in one, so `long (^)(long, long, long, _Atomic(int), __int128 y, long m)` has `y`
+  ///   in R9 and at stack offset 0 (`y >> 64` reads `8(%rsp)`), and `m` at 8 (`16(%rsp)`); with
+  ///   an `int` in place of the `_Atomic(int)`, `y` goes whole on the stack and `m` in R9.
+  /// - Windows x64: an `_Atomic(_Complex float)` takes two positions, so after two `long`s its
+  ///   halves are in XMM3 and at stack offset 0, and the next `long` at 8 (`48(%rsp)`).
+  /// - The offsets show a hidden layout (`struct __attribute__((aligned(16))) R { short s; }` in
+  ///   a 16-byte slot: its alignment is not known), and settle a space (2 bytes: a `_Float16`,
+  ///   in XMM0, so the `long` after it is in RSI).
+  @Test func offsetsAndCountingAsClangHasThem() throws {
+    func places(_ text: String, _ model: DataModel) throws -> [ArgumentPlacement.Place] {
+      try SignatureEncoding(parsing: text).argumentPlacement(for: model).arguments
+    }
+    let general = { (register: Int) in
+      ArgumentPlacement.Place.registers(general: register..<register + 1, floatingPoint: 0..<0)
+    }
+    #expect(
+      try places("q60@?0q8q16q24Ai32t36q52", .x86_64SysV) == [
+        general(0), general(1), general(2), general(3), general(4),
+        .split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8), .stack(offset: 8, size: 8),
+      ])
+    #expect(try places("q60@?0q8q16q24i32t36q52", .x86_64SysV).suffix(2) == [.stack(offset: 0, size: 16), general(5)])
+    #expect(
+      try places("l28@?0l8l12Ajf16l24", .windowsX64) == [
+        general(0), general(1), general(2),
+        .split(general: 0..<0, floatingPoint: 3..<4, stackOffset: 0, stackSize: 8), .stack(offset: 8, size: 8),
+      ])
+    #expect(try places("q40@?0q8{R=s}16q32", .x86_64SysV) == [general(0), general(1), .unknown, .unknown])
+    #expect(try places("q40@?0q8{R=s}16q32", .aarch64Linux) == [general(0), general(1), .unknown, .unknown])
+    #expect(
+      try places("q18@?0 8q10", .x86_64SysV) == [
+        general(0), .registers(general: 0..<0, floatingPoint: 0..<1), general(1),
+      ])
   }
 
   /// The calling convention is a fact of the model, not read off its name: a built-in model

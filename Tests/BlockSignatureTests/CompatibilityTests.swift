@@ -261,6 +261,28 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     // A block against a method: their arguments are re-marshalled (NSInvocation, a trampoline),
     // so their stack places are not compared.
     .init(level: .abi, candidate: "v@?qqqqqqt", expected: "v@:qqqqqq{?=qq}", compatible: true, diagnostics: []),
+    // x86_64: clang counts no register for an `_Atomic(int)`, which LLVM passes in R8, so the
+    // `struct QQ` after it is split between R9 and the stack and `m` is at stack offset 8
+    // (`16(%rsp)` in the -O2 assembly); after a plain `int`, QQ is whole on the stack and `m` in
+    // R9. With a `long` in QQ's place both read `m` from the stack at 0 (`8(%rsp)`).
+    .init(
+      level: .abi, candidate: "q60@?0q8q16q24Ai32{QQ=qq}36q52", expected: "q60@?0q8q16q24i32{QQ=qq}36q52",
+      compatible: false,
+      diagnostics: [
+        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is in general-purpose register 5 and 8 stack bytes at offset 0 in the candidate and 16 stack bytes at offset 0 in the expected signature"
+      ]),
+    .init(
+      level: .abi, candidate: "q60@?0q8q16q24i32{QQ=qq}36q52", expected: "q60@?0q8q16q24Ai32{QQ=qq}36q52",
+      compatible: false,
+      diagnostics: [
+        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is in 16 stack bytes at offset 0 in the candidate and general-purpose register 5 and 8 stack bytes at offset 0 in the expected signature"
+      ]),
+    .init(
+      level: .abi, candidate: "q52@?0q8q16q24Ai32q36q44", expected: "q52@?0q8q16q24i32q36q44", compatible: true,
+      diagnostics: []),
+    .init(
+      level: .abi, model: .aarch64Linux, candidate: "q60@?0q8q16q24Ai32{QQ=qq}36q52",
+      expected: "q60@?0q8q16q24i32{QQ=qq}36q52", compatible: true, diagnostics: []),
     // Apple's arm64 packs stack arguments: `s` takes 2 bytes, `{?=cc}` 8; harmless unless a later
     // argument is on the stack where that changes its offset (not a `q`, aligned to 8 anyway).
     .init(

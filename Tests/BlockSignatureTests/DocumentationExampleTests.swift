@@ -254,6 +254,9 @@ import Testing
     #expect(
       Array(try SignatureEncoding(parsing: "s@?qqqqqqqsc").argumentPlacement(for: .arm64Apple).arguments[8...])
         == [.stack(offset: 0, size: 2), .stack(offset: 2, size: 1)])
+    #expect(
+      ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8).description
+        == "general-purpose register 5 and 8 stack bytes at offset 0")
   }
 
   /// SwiftFunctionType.swift

@@ -20,7 +20,13 @@
 ///   eightbyte of its class; when the registers left cannot take all of it, it goes whole on
 ///   the stack and later arguments still take the registers left. Stack arguments are aligned to
 ///   8, or to 16 for a type aligned to 16 (`t`, `D`, a structure holding one), and take their
-///   size rounded up to 8. A return value in memory takes RDI for its hidden pointer.
+///   size rounded up to 8. A return value in memory takes RDI for its hidden pointer. clang
+///   counts no register for an `_Atomic` scalar (`Ai`, `Ad`), which LLVM still passes in one:
+///   after one, an argument of two eightbytes that clang believes fits in the registers left
+///   but does not is passed in two halves, each in a register of its class while one is left,
+///   else in an 8-byte stack slot (``Place/split(general:floatingPoint:stackOffset:stackSize:)``
+///   when they part: `long f(long, long, long, long, _Atomic(int), __int128 y, long m)` has `y`
+///   in R9 and at stack offset 0, `m` at 8).
 /// - AArch64 (AAPCS64): eight general-purpose registers (X0–X7) and eight SIMD registers
 ///   (V0–V7). A homogeneous floating-point aggregate that does not fit in the SIMD registers left
 ///   goes on the stack and uses them all up (later floating-point arguments go on the stack too);
@@ -35,17 +41,20 @@
 /// - Windows x64: the first four arguments in RCX, RDX, R8, R9 or XMM0–XMM3 by position (a
 ///   general-purpose register numbered as its position, 0 to 3, and so for XMM), the others in
 ///   8-byte stack slots after the 32-byte home area (offset 0 is the first byte after it); a
-///   value larger than 8 bytes, or not of 1, 2, 4 or 8, goes through a pointer to a copy. A
-///   return value in memory takes position 0 (RCX).
+///   value larger than 8 bytes, or not of 1, 2, 4 or 8, goes through a pointer to a copy. An
+///   `_Atomic` `_Complex` takes two positions, one per half. A return value in memory takes
+///   position 0 (RCX).
 /// - i386: every argument on the stack, aligned to 4, taking its size rounded up to 4. A return
 ///   value in memory takes the first 4 bytes (offset 0) for its hidden pointer.
 ///
 /// An argument without bytes (`{?=[0i]}`) takes no place on every convention but Windows x64,
 /// as clang drops it in C. An argument whose size the encoding does not give (an unexpanded
 /// structure, an unencodable parameter, a single space on x86-64 System V and i386, which may
-/// be 2 or 16 bytes there; on AArch64 and Windows x64 it is a 2-byte `_Float16` or `__bf16`), or
-/// whose stack offset would overflow, has an ``Place/unknown`` place, and so has every argument
-/// after it.
+/// be 2 or 16 bytes there; on AArch64 and Windows x64 it is a 2-byte `_Float16` or `__bf16`),
+/// whose layout the signature's offsets show hidden (a packed or over-aligned record: `{?=s}`
+/// in a 16-byte slot), or whose stack offset would overflow, has an ``Place/unknown`` place,
+/// and so has every argument after it. The offsets also settle a space: in a 2-byte slot it is
+/// a `_Float16`.
 ///
 /// The corresponding clang and LLVM code is `X86_64ABIInfo::computeInfo` (which counts the free
 /// registers), `AArch64ABIInfo::classifyArgumentType` (Darwin's packed stack arguments), and
@@ -54,13 +63,18 @@ public struct ArgumentPlacement: Hashable, Sendable {
   /// Where one argument goes.
   public enum Place: Hashable, Sendable {
     /// In argument registers: the numbers of the general-purpose and of the floating-point or
-    /// vector registers it takes (an empty range for none), numbered from 0 in the convention's
+    /// vector registers it takes (`0..<0` for none), numbered from 0 in the convention's
     /// order (X0, V0; RDI, XMM0 on x86_64 System V; on Windows x64 the argument's position).
     /// An argument passed through a pointer to a copy takes the pointer's register.
     case registers(general: Range<Int>, floatingPoint: Range<Int>)
     /// On the stack, `size` bytes from `offset`, counted from the first byte of the stack
     /// arguments (on Windows x64, from the first byte after the 32-byte home area).
     case stack(offset: Int, size: Int)
+    /// Its first half in a register, its second on the stack (or, on x86_64 System V, the
+    /// other way round when only the second half's kind has a register left): what clang and
+    /// LLVM make of an argument of two eightbytes after an `_Atomic` scalar on x86_64 System V,
+    /// and of an `_Atomic` `_Complex` at the fourth position on Windows x64.
+    case split(general: Range<Int>, floatingPoint: Range<Int>, stackOffset: Int, stackSize: Int)
     /// Neither: an argument without bytes, which clang drops.
     case none
     /// Not known from the encoding: the argument's size is not given, or an earlier argument's
@@ -88,6 +102,34 @@ public struct ArgumentPlacement: Hashable, Sendable {
   }
 }
 
+extension ArgumentPlacement.Place: CustomStringConvertible {
+  /// The place in words, registers numbered as in ``registers(general:floatingPoint:)``:
+  ///
+  ///     ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8)
+  ///       .description  // "general-purpose register 5 and 8 stack bytes at offset 0"
+  public var description: String {
+    func registers(_ general: Range<Int>, _ floatingPoint: Range<Int>) -> String {
+      func named(_ kind: String, _ range: Range<Int>) -> String? {
+        switch range.count {
+        case 0: nil
+        case 1: "\(kind) register \(range.lowerBound)"
+        default: "\(kind) registers \(range.lowerBound)–\(range.upperBound - 1)"
+        }
+      }
+      let parts = [named("general-purpose", general), named("floating-point", floatingPoint)].compactMap { $0 }
+      return parts.isEmpty ? "no register" : parts.joined(separator: " and ")
+    }
+    switch self {
+    case .registers(let general, let floatingPoint): return registers(general, floatingPoint)
+    case .stack(let offset, let size): return "\(size) stack bytes at offset \(offset)"
+    case .split(let general, let floatingPoint, let offset, let size):
+      return "\(registers(general, floatingPoint)) and \(size) stack bytes at offset \(offset)"
+    case .none: return "no place"
+    case .unknown: return "an unknown place"
+    }
+  }
+}
+
 extension SignatureEncoding {
   /// Where a call puts each argument on `model`: in which registers, or where on the stack.
   ///
@@ -103,8 +145,8 @@ extension SignatureEncoding {
     var places: [ArgumentPlacement.Place] = []
     places.reserveCapacity(arguments.count)
     var known = state.placeReturn(returned)
-    for argument in arguments {
-      guard known, let place = state.place(argument.type) else {
+    for (index, argument) in arguments.enumerated() {
+      guard known, let place = state.place(argument.type, writtenSlot: writtenSlot(ofArgument: index)) else {
         known = false
         places.append(.unknown)
         continue
@@ -129,6 +171,11 @@ struct PlacementState {
   var general = 0
   /// The next floating-point or vector register (AAPCS64's NSRN).
   var floatingPoint = 0
+  /// x86_64 System V: the general-purpose and SSE registers clang has counted, which leaves out
+  /// those of `_Atomic` scalars (LLVM still passes each in one): an argument that fits in what
+  /// clang believes is left is split into its eightbytes, each placed on its own.
+  var countedGeneral = 0
+  var countedFloatingPoint = 0
   /// The next stack byte, from the first stack argument (AAPCS64's NSAA).
   var stack = 0
   /// Windows x64: the next argument position.
@@ -158,7 +205,7 @@ struct PlacementState {
     guard shape.isSizeKnown else { return convention == .aapcs64 }
     guard shape.passing == .memory else { return true }
     switch convention {
-    case .systemV: general = 1
+    case .systemV: (general, countedGeneral) = (1, 1)
     case .windowsX64: position = 1
     case .i386: stack = 4
     case .aapcs64: break
@@ -166,9 +213,10 @@ struct PlacementState {
     return true
   }
 
-  /// Places the next argument, of type `type`; nil when its size is not known.
-  mutating func place(_ type: TypeEncoding) -> ArgumentPlacement.Place? {
-    let shape = type.abiShape(for: model, asParameter: true)
+  /// Places the next argument, of type `type` and the slot its offsets give it (if any); nil
+  /// when its size is not known.
+  mutating func place(_ type: TypeEncoding, writtenSlot: Int? = nil) -> ArgumentPlacement.Place? {
+    let shape = type.abiShape(for: model, asParameter: true, writtenSlot: writtenSlot)
     return place(type, shape: shape)
   }
 
@@ -176,7 +224,8 @@ struct PlacementState {
   /// `other` (of the same model).
   func isAtSamePoint(as other: PlacementState) -> Bool {
     general == other.general && floatingPoint == other.floatingPoint && stack == other.stack
-      && position == other.position
+      && position == other.position && countedGeneral == other.countedGeneral
+      && countedFloatingPoint == other.countedFloatingPoint
   }
 
   /// Places the next argument, of type `type` and shape `shape` (as
@@ -189,8 +238,17 @@ struct PlacementState {
     else { return nil }
     if convention == .windowsX64 {
       let index = position
+      let registers = registerCounts.general
+      // An `_Atomic` `_Complex` takes a position per half.
+      if case .floatingPoint(_, 2) = shape.passing {
+        position += 2
+        if index + 2 <= registers { return .registers(general: 0..<0, floatingPoint: index..<index + 2) }
+        guard let place = onStack((index < registers ? 8 : 16, 8)) else { return nil }
+        guard index < registers, case .stack(let offset, let size) = place else { return place }
+        return .split(general: 0..<0, floatingPoint: index..<index + 1, stackOffset: offset, stackSize: size)
+      }
       position += 1
-      if index < registerCounts.general {
+      if index < registers {
         if case .floatingPoint = shape.passing { return .registers(general: 0..<0, floatingPoint: index..<index + 1) }
         return .registers(general: index..<index + 1, floatingPoint: 0..<0)
       }
@@ -206,15 +264,28 @@ struct PlacementState {
     case (.systemV, .eightbytes(let first, let second)):
       var needed = EightbyteRegisters()
       guard needed.add(first), needed.add(second) else { return onStack(slot) }
-      guard general + needed.general <= counts.general, floatingPoint + needed.floatingPoint <= counts.floatingPoint
-      else { return onStack(slot) }
-      defer {
-        general += needed.general
-        floatingPoint += needed.floatingPoint
+      let isAtomicScalar = type.isAtomicScalar
+      if general + needed.general <= counts.general, floatingPoint + needed.floatingPoint <= counts.floatingPoint {
+        defer {
+          general += needed.general
+          floatingPoint += needed.floatingPoint
+          if !isAtomicScalar {
+            countedGeneral += needed.general
+            countedFloatingPoint += needed.floatingPoint
+          }
+        }
+        return .registers(
+          general: Self.registers(general, needed.general),
+          floatingPoint: Self.registers(floatingPoint, needed.floatingPoint))
       }
-      return .registers(
-        general: general..<general + needed.general,
-        floatingPoint: floatingPoint..<floatingPoint + needed.floatingPoint)
+      // clang passes an `_Atomic` scalar as one LLVM value (`i128` whole), and an argument it
+      // believes does not fit in memory: on the stack, whole.
+      guard !isAtomicScalar, countedGeneral + needed.general <= counts.general,
+        countedFloatingPoint + needed.floatingPoint <= counts.floatingPoint
+      else { return onStack(slot) }
+      countedGeneral += needed.general
+      countedFloatingPoint += needed.floatingPoint
+      return splitIntoEightbytes(first, second)
     case (.aapcs64, .floatingPoint(_, let count)):
       guard floatingPoint + count <= counts.floatingPoint else {
         floatingPoint = counts.floatingPoint
@@ -232,6 +303,41 @@ struct PlacementState {
     default:
       return nil
     }
+  }
+
+  /// `count` registers from `first`; none is `0..<0`, wherever the next register is.
+  private static func registers(_ first: Int, _ count: Int) -> Range<Int> { count == 0 ? 0..<0 : first..<first + count }
+
+  /// x86_64 System V: an argument clang believes fits in the registers left, which LLVM places
+  /// one eightbyte at a time, each in the next register of its class while one is left, else in
+  /// the next 8-byte stack slot (clang's `i64 %4, i64 %5` for an `__int128`).
+  private mutating func splitIntoEightbytes(_ first: RegisterClass, _ second: RegisterClass)
+    -> ArgumentPlacement.Place?
+  {
+    let counts = registerCounts
+    let (generalStart, floatingPointStart) = (general, floatingPoint)
+    var stackStart: Int?
+    for registerClass in [first, second] where registerClass != .none {
+      if registerClass == .integer, general < counts.general {
+        general += 1
+      } else if registerClass == .sse, floatingPoint < counts.floatingPoint {
+        floatingPoint += 1
+      } else {
+        guard case .stack(let offset, _) = onStack((8, 8)) else { return nil }
+        stackStart = stackStart ?? offset
+      }
+    }
+    let registers = (
+      general: Self.registers(generalStart, general - generalStart),
+      floatingPoint: Self.registers(floatingPointStart, floatingPoint - floatingPointStart)
+    )
+    guard let stackStart else { return .registers(general: registers.general, floatingPoint: registers.floatingPoint) }
+    if registers.general.isEmpty, registers.floatingPoint.isEmpty {
+      return .stack(offset: stackStart, size: stack - stackStart)
+    }
+    return .split(
+      general: registers.general, floatingPoint: registers.floatingPoint, stackOffset: stackStart,
+      stackSize: stack - stackStart)
   }
 
   /// AAPCS64: `count` general-purpose registers if that many are left, else the stack (and no
@@ -283,6 +389,13 @@ struct PlacementState {
 }
 
 extension TypeEncoding {
+  /// Whether this is an `_Atomic` scalar (`Ai`, `A^v`), which clang passes as the scalar but
+  /// counts no register for on x86_64 System V.
+  var isAtomicScalar: Bool {
+    if case .atomic(let inner) = unqualified { return inner.unqualified.isScalar }
+    return false
+  }
+
   /// Whether an argument of this type is a structure, union or `_Complex` (what clang passes as
   /// an aggregate), an `_Atomic` one included; an array parameter is a pointer.
   var isCompositeArgument: Bool {

@@ -9,6 +9,12 @@ extension CheckRun {
   mutating func noteStackSlots(
     _ a: TypeEncoding, _ x: ABIShape, _ b: TypeEncoding, _ y: ABIShape, at candidateIndex: Int
   ) {
+    // On x86_64 System V clang counts no register for an `_Atomic` scalar, which LLVM passes in
+    // one: against the plain scalar, a later argument of two eightbytes can land elsewhere.
+    if a.isAtomicScalar != b.isAtomicScalar, ConventionFamily(model) == .systemV {
+      placementSuspects = (placementSuspects?.lowerBound ?? candidateIndex)...candidateIndex
+      return
+    }
     // Of the same size and passing (checked before), two types with the same alignment that are
     // both records or both not take the same slot on every convention: most pairs stop here.
     // And the first two arguments always get registers (before the second, at most a hidden
@@ -23,9 +29,10 @@ extension CheckRun {
   }
 
   /// Walks both signatures' arguments in order, as a call places them on the checker's model, and
-  /// reports the first argument that lands at a different stack offset because an argument passed
-  /// alike in registers takes a different stack slot: once, at that argument, naming both
-  /// offsets.
+  /// reports the first argument that lands elsewhere because an argument passed alike in
+  /// registers takes a different stack slot (or, on x86_64 System V, is an `_Atomic` scalar
+  /// against a plain one, which clang counts no register for): once, at that argument, naming
+  /// both places.
   ///
   /// Only signatures with as many hidden arguments (a block against a block, a method against a
   /// method) are walked: between a block and a method something re-marshals the arguments (an
@@ -44,9 +51,10 @@ extension CheckRun {
     var cause: Int?
     for index in 0..<min(candidate.arguments.count, expected.arguments.count) {
       let (a, b) = (candidate.arguments[index].type, expected.arguments[index].type)
-      let x = a.abiShape(for: model, asParameter: true)
+      let (slotA, slotB) = (candidate.writtenSlot(ofArgument: index), expected.writtenSlot(ofArgument: index))
+      let x = a.abiShape(for: model, asParameter: true, writtenSlot: slotA)
       // Most pairs are the same type: one shape for both.
-      let y = a == b ? x : b.abiShape(for: model, asParameter: true)
+      let y = a == b && slotA == slotB ? x : b.abiShape(for: model, asParameter: true, writtenSlot: slotB)
       guard let here = first.place(a, shape: x), let there = second.place(b, shape: y) else { return }
       if hasError(at: index) {
         // Reported already: what follows from it is not reported again.
@@ -60,12 +68,44 @@ extension CheckRun {
           return
         }
       default:
-        guard here == there else { return }
+        if here != there {
+          // Only a different count of registers puts one argument in other registers (or part
+          // of it on the stack): arguments passed alike take the same ones from the same state.
+          guard let cause else { return }
+          reportCounting(of: index, cause: cause, here, there)
+          return
+        }
       }
       cause = first.isAtSamePoint(as: second) ? nil : cause ?? index
       // Past the last pair whose slots differ, with both calls in step: nothing can diverge.
       if index >= suspects.upperBound, cause == nil { return }
     }
+  }
+
+  /// Reports, at argument `cause` (an `_Atomic` scalar against a plain one), that argument
+  /// `index` is at `candidatePlace` in the candidate and `expectedPlace` in the expected
+  /// signature, in signature order.
+  private mutating func reportCounting(
+    of index: Int, cause: Int, _ candidatePlace: ArgumentPlacement.Place, _ expectedPlace: ArgumentPlacement.Place
+  ) {
+    let (a, b) = (candidate.arguments[cause].type, expected.arguments[cause].type)
+    guard a.isAtomicScalar != b.isAtomicScalar else { return }
+    emit(
+      CompatibilityMessages.registerCountMismatch(
+        .argument(cause), TypeEncoding.display(a), TypeEncoding.display(b), atomicIsCandidate: a.isAtomicScalar,
+        misplaced: .argument(index), candidatePlace: candidatePlace.description,
+        expectedPlace: expectedPlace.description),
+      candidateIndex: cause, expectedIndex: cause)
+    moveLastDiagnostic(after: cause)
+  }
+
+  /// Moves the diagnostic just emitted at argument `cause` before those of later arguments.
+  private mutating func moveLastDiagnostic(after cause: Int) {
+    let diagnostic = diagnostics.removeLast()
+    let later = diagnostics.firstIndex {
+      if case .argument(let other) = $0.location.position { other > cause } else { false }
+    }
+    diagnostics.insert(diagnostic, at: later ?? diagnostics.endIndex)
   }
 
   /// Whether a diagnostic already made the argument at `index` incompatible.
@@ -88,10 +128,6 @@ extension CheckRun {
         candidateAlignment: x.alignment, expectedSize: y.size, expectedAlignment: y.alignment,
         misplaced: .argument(index), candidateOffset: candidateOffset, expectedOffset: expectedOffset),
       candidateIndex: cause, expectedIndex: cause)
-    let diagnostic = diagnostics.removeLast()
-    let later = diagnostics.firstIndex {
-      if case .argument(let other) = $0.location.position { other > cause } else { false }
-    }
-    diagnostics.insert(diagnostic, at: later ?? diagnostics.endIndex)
+    moveLastDiagnostic(after: cause)
   }
 }

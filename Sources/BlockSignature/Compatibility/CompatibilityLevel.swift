@@ -51,10 +51,14 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// different offset, that one or a later one, is an error, given once at the argument whose
   /// slot caused it (the offsets count from the first stack argument; the fix-it replaces that
   /// argument's type). A slot of another size that moves no later argument is harmless and not
-  /// reported. On AArch64 Linux (8-byte slots, 16-aligned types already told apart), Windows
-  /// x64 (one 8-byte slot per position) and i386 (4-byte slots) arguments that pass the checks
-  /// above cannot land apart. Only signatures with the same hidden arguments are compared this
-  /// way: between a block and a method something re-marshals the arguments.
+  /// reported. On x86_64 System V an `_Atomic` scalar against the plain one (`Ai` against `i`)
+  /// is the other cause: clang counts no register for the `_Atomic` one, which LLVM still
+  /// passes in one, so a later argument of two eightbytes may be split between the last
+  /// register and the stack on one side and go whole on the stack on the other. On AArch64
+  /// Linux (8-byte slots, 16-aligned types already told apart), Windows x64 (one 8-byte slot
+  /// per position) and i386 (4-byte slots) arguments that pass the checks above cannot land
+  /// apart. Only signatures with the same hidden arguments are compared this way: between a
+  /// block and a method something re-marshals the arguments.
   ///
   ///     let checker = CompatibilityChecker(level: .abi)
   ///     // The block pointer and five q take RDI to R9: t comes first on the stack, at offset 0.

@@ -211,6 +211,22 @@ public enum CompatibilityMessages {
     )
   }
 
+  /// An `_Atomic` scalar against the plain scalar on x86_64 System V: passed alike, but clang
+  /// counts no register for the `_Atomic` one, which LLVM still passes in one, so a later
+  /// argument of two eightbytes that clang believes fits is split between the last register and
+  /// the stack, and an argument (this one's successor or a later one, `misplaced`) lands
+  /// elsewhere.
+  public static func registerCountMismatch(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String, atomicIsCandidate: Bool,
+    misplaced: Diagnostic.Position, candidatePlace: String, expectedPlace: String
+  ) -> DiagnosticMessage {
+    let (atomic, plain) = atomicIsCandidate ? (candidateType, expectedType) : (expectedType, candidateType)
+    return make(
+      .error,
+      "\(position): \(atomic) and \(plain) are passed alike, but clang counts no register for the _Atomic \(atomic), so \(misplaced) is in \(candidatePlace) in the candidate and \(expectedPlace) in the expected signature"
+    )
+  }
+
   /// The types are not the same (identical level).
   public static func typeMismatch(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String

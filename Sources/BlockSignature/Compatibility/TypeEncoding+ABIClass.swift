@@ -195,7 +195,7 @@ extension TypeEncoding {
   ]
 
   /// A primitive other than `void`, or a pointer: what an `_Atomic` at the top level leaves as it is.
-  private var isScalar: Bool {
+  var isScalar: Bool {
     switch self {
     case .primitive(let code): code != .void
     case .object, .block, .pointer: true

@@ -18,9 +18,9 @@ extension BlockSig {
           equivalent  also ignores qualifiers, class names, object kinds, *≈^c,
                       anonymous against named structs ({?=ii}≈{P=ii}, but not
                       {A=ii}≈{B=ii}), opaque against expanded, field names
-          abi         the same size, register class and stack place (once the
-                      argument registers run out) on --target; signedness
-                      differences warn
+          abi         the same size, register class and place (registers, or
+                      stack once the argument registers run out) on --target;
+                      signedness differences warn
           blockskit   BlocksKit's first-character rule (the longer signature is
                       the method), without its issue 348
           aspects     Aspects' rule: fewer block arguments allowed, argument 1
