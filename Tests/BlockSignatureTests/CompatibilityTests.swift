@@ -280,6 +280,17 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, candidate: "q52@?0q8q16q24Ai32q36q44", expected: "q52@?0q8q16q24i32q36q44", compatible: true,
       diagnostics: []),
+    // Where a later argument's place is not known (a NeXT bitfield's unit), whether the pair
+    // moves anything is not known either: said, not passed over in silence.
+    .init(
+      level: .abi, candidate: "q@?qqqAi{?=b5}q", expected: "q@?qqqi{?=b5}q", compatible: true,
+      diagnostics: [
+        "warning: argument 4: Ai and i are passed alike but can move the arguments after them, and the place of argument 5 is not known from its encoding; not compared"
+      ]),
+    // An `_Atomic` scalar is its scalar for the warnings too.
+    .init(
+      level: .abi, candidate: "v@?Ai", expected: "v@?I", compatible: true,
+      diagnostics: ["warning: argument 1: signed integer does not match unsigned integer of size 4 (Ai vs I)"]),
     .init(
       level: .abi, model: .aarch64Linux, candidate: "q60@?0q8q16q24Ai32{QQ=qq}36q52",
       expected: "q60@?0q8q16q24i32{QQ=qq}36q52", compatible: true, diagnostics: []),

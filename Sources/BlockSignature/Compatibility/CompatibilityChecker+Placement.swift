@@ -55,7 +55,10 @@ extension CheckRun {
       let x = a.abiShape(for: model, asParameter: true, writtenSlot: slotA)
       // Most pairs are the same type: one shape for both.
       let y = a == b && slotA == slotB ? x : b.abiShape(for: model, asParameter: true, writtenSlot: slotB)
-      guard let here = first.place(a, shape: x), let there = second.place(b, shape: y) else { return }
+      guard let here = first.place(a, shape: x), let there = second.place(b, shape: y) else {
+        reportPlacesNotKnown(from: index, cause: cause, suspects: suspects)
+        return
+      }
       if hasError(at: index) {
         // Reported already: what follows from it is not reported again.
         guard cause == nil, first.isAtSamePoint(as: second) else { return }
@@ -80,6 +83,22 @@ extension CheckRun {
       // Past the last pair whose slots differ, with both calls in step: nothing can diverge.
       if index >= suspects.upperBound, cause == nil { return }
     }
+  }
+
+  /// Warns that the walk stopped at argument `index`, whose place is not known, before it could
+  /// tell whether the pair that put the calls out of step (`cause`), or a pair still ahead among
+  /// `suspects`, moves an argument: at that pair, which is then not compared. Nothing is said
+  /// when every suspect is behind and the calls are in step.
+  private mutating func reportPlacesNotKnown(from index: Int, cause: Int?, suspects: ClosedRange<Int>) {
+    // The range's bounds are suspects; one at or after `index` may still move what follows.
+    let pair = cause ?? (index <= suspects.lowerBound ? suspects.lowerBound : suspects.upperBound)
+    guard cause != nil || pair >= index, !hasError(at: pair) else { return }
+    emit(
+      CompatibilityMessages.placesNotKnown(
+        .argument(pair), TypeEncoding.display(candidate.arguments[pair].type),
+        TypeEncoding.display(expected.arguments[pair].type), unknownFrom: .argument(index)),
+      candidateIndex: pair, expectedIndex: pair)
+    moveLastDiagnostic(after: pair)
   }
 
   /// Reports, at argument `cause` (an `_Atomic` scalar against a plain one), that argument

@@ -57,8 +57,10 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// register and the stack on one side and go whole on the stack on the other. On AArch64
   /// Linux (8-byte slots, 16-aligned types already told apart), Windows x64 (one 8-byte slot
   /// per position) and i386 (4-byte slots) arguments that pass the checks above cannot land
-  /// apart. Only signatures with the same hidden arguments are compared this way: between a
-  /// block and a method something re-marshals the arguments.
+  /// apart. Where an argument's place after such a pair is not known from its encoding (a NeXT
+  /// bitfield's unit, a hidden layout), the pair is not compared, a warning. Only signatures
+  /// with the same hidden arguments are compared this way: between a block and a method
+  /// something re-marshals the arguments.
   ///
   ///     let checker = CompatibilityChecker(level: .abi)
   ///     // The block pointer and five q take RDI to R9: t comes first on the stack, at offset 0.

@@ -227,6 +227,19 @@ public enum CompatibilityMessages {
     )
   }
 
+  /// Two types passed alike that can move the arguments after them (different stack slots, or
+  /// an `_Atomic` scalar against a plain one on x86_64 System V), where an argument's place from
+  /// `unknownFrom` on is not known from the encodings, so whether any moves is not known.
+  public static func placesNotKnown(
+    _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String,
+    unknownFrom: Diagnostic.Position
+  ) -> DiagnosticMessage {
+    make(
+      .warning,
+      "\(position): \(candidateType) and \(expectedType) are passed alike but can move the arguments after them, and the place of \(unknownFrom) is not known from its encoding; not compared"
+    )
+  }
+
   /// The types are not the same (identical level).
   public static func typeMismatch(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String

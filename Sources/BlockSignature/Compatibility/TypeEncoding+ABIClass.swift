@@ -98,7 +98,7 @@ struct ABIShape: Hashable {
 }
 
 extension TypeEncoding {
-  /// The scalar kind, qualifiers removed.
+  /// The scalar kind, qualifiers (and an `_Atomic` around a scalar) removed.
   var scalarKind: ScalarKind {
     switch unqualified {
     case .primitive(let code):
@@ -112,6 +112,8 @@ extension TypeEncoding {
       default: .other
       }
     case .object, .block, .pointer, .array: .pointer
+    // An `_Atomic` scalar is passed as the scalar: `Ai` against `I` differs in signedness.
+    case .atomic(let inner) where inner.unqualified.isScalar: inner.scalarKind
     default: .other
     }
   }
