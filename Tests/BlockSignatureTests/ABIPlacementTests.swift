@@ -314,6 +314,13 @@ import Testing
         .split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8), .stack(offset: 8, size: 8),
       ])
     #expect(try places("q60@?0q8q16q24i32t36q52", .x86_64SysV).suffix(2) == [.stack(offset: 0, size: 16), general(5)])
+    // The halves part the other way when only an SSE register is left: `long f(long, long,
+    // long, long, _Atomic(int), long, struct { long l; double d; } y, long m)` reads `y.l` from
+    // `8(%rsp)`, `y.d` from XMM0 and `m` from `16(%rsp)`.
+    #expect(
+      try places("q68q0q8q16q24Ai32q36{LD=qd}44q60", .x86_64SysV).suffix(2) == [
+        .split(general: 0..<0, floatingPoint: 0..<1, stackOffset: 0, stackSize: 8), .stack(offset: 8, size: 8),
+      ])
     #expect(
       try places("l28@?0l8l12Ajf16l24", .windowsX64) == [
         general(0), general(1), general(2),

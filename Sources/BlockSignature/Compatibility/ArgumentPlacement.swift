@@ -317,16 +317,20 @@ struct PlacementState {
     let counts = registerCounts
     let (generalStart, floatingPointStart) = (general, floatingPoint)
     var stackStart: Int?
-    for registerClass in [first, second] where registerClass != .none {
+    /// Places one eightbyte; false when the stack offset overflows.
+    func place(_ registerClass: RegisterClass) -> Bool {
+      if registerClass == .none { return true }
       if registerClass == .integer, general < counts.general {
         general += 1
       } else if registerClass == .sse, floatingPoint < counts.floatingPoint {
         floatingPoint += 1
       } else {
-        guard case .stack(let offset, _) = onStack((8, 8)) else { return nil }
+        guard case .stack(let offset, _) = onStack((8, 8)) else { return false }
         stackStart = stackStart ?? offset
       }
+      return true
     }
+    guard place(first), place(second) else { return nil }
     let registers = (
       general: Self.registers(generalStart, general - generalStart),
       floatingPoint: Self.registers(floatingPointStart, floatingPoint - floatingPointStart)
