@@ -326,6 +326,18 @@ import Testing
         general(0), general(1), general(2),
         .split(general: 0..<0, floatingPoint: 3..<4, stackOffset: 0, stackSize: 8), .stack(offset: 8, size: 8),
       ])
+    // Where the size alone decides, a hidden layout is placed by its slot: i386 copies the
+    // 16-byte R to offset 8 (`m` at `28(%esp)`), Windows passes it through a pointer at position
+    // 2 (`m` in R9). An `_Atomic` structure stays unknown on Windows, where clang passes its
+    // members one position each (`A{AR3}`, three chars and a byte of padding, takes four: `m`
+    // at `56(%rsp)`).
+    #expect(
+      try places("l28@?0l4{R=s}8l24", .i386Linux) == [
+        .stack(offset: 0, size: 4), .stack(offset: 4, size: 4), .stack(offset: 8, size: 16),
+        .stack(offset: 24, size: 4),
+      ])
+    #expect(try places("l32@?0l8{R=s}12l28", .windowsX64) == [general(0), general(1), general(2), general(3)])
+    #expect(try places("l20@?0l8A{AR3}12l16", .windowsX64) == [general(0), general(1), .unknown, .unknown])
     #expect(try places("q40@?0q8{R=s}16q32", .x86_64SysV) == [general(0), general(1), .unknown, .unknown])
     #expect(try places("q40@?0q8{R=s}16q32", .aarch64Linux) == [general(0), general(1), .unknown, .unknown])
     #expect(

@@ -52,9 +52,11 @@
 /// structure, an unencodable parameter, a single space on x86-64 System V and i386, which may
 /// be 2 or 16 bytes there; on AArch64 and Windows x64 it is a 2-byte `_Float16` or `__bf16`),
 /// whose layout the signature's offsets show hidden (a packed or over-aligned record: `{?=s}`
-/// in a 16-byte slot), or whose stack offset would overflow, has an ``Place/unknown`` place,
-/// and so has every argument after it. The offsets also settle a space: in a 2-byte slot it is
-/// a `_Float16`.
+/// in a 16-byte slot) or leave open (a NeXT bitfield's unit) on x86_64 System V and AArch64,
+/// or whose stack offset would overflow, has an ``Place/unknown`` place, and so has every
+/// argument after it. The offsets also settle a space (in a 2-byte slot it is a `_Float16`),
+/// and on i386 and Windows x64, where a record's place depends on its size alone, any record
+/// of a known size.
 ///
 /// The corresponding clang and LLVM code is `X86_64ABIInfo::computeInfo` (which counts the free
 /// registers), `AArch64ABIInfo::classifyArgumentType` (Darwin's packed stack arguments), and
@@ -234,7 +236,16 @@ struct PlacementState {
   mutating func place(_ type: TypeEncoding, shape: ABIShape) -> ArgumentPlacement.Place? {
     // The shape knows where a space is settled (AArch64 and Windows x64 have no `__float128`: it
     // is a 2-byte `_Float16` or `__bf16` there) and where it is not (x86-64 System V, i386).
-    guard shape.isSizeKnown, shape.passing != .unknown, let slot = stackSlot(type, shape: shape)
+    // Where only the size decides the place, a layout the encoding hides does not matter once
+    // the size is known (from the offsets): i386 copies every argument to a 4-aligned slot of its
+    // size, and Windows x64 gives every record one position, in a general-purpose register or
+    // a stack slot, by value or through a pointer; but not an `_Atomic` structure, which clang
+    // passes there as its members, one position each (`_Atomic(struct { char a, b, c; })` takes
+    // four: `%struct.AR3 %0, [1 x i8] %1`), and whose members its encoding (`A{AR3}`) omits.
+    guard shape.isSizeKnown,
+      shape.passing != .unknown || convention == .i386
+        || (convention == .windowsX64 && type.isCompositeArgument && !type.isAtomic),
+      let slot = stackSlot(type, shape: shape)
     else { return nil }
     if convention == .windowsX64 {
       let index = position
@@ -393,6 +404,12 @@ struct PlacementState {
 }
 
 extension TypeEncoding {
+  /// Whether this is an `_Atomic` type, qualifiers removed.
+  var isAtomic: Bool {
+    if case .atomic = unqualified { return true }
+    return false
+  }
+
   /// Whether this is an `_Atomic` scalar (`Ai`, `A^v`), which clang passes as the scalar but
   /// counts no register for on x86_64 System V.
   var isAtomicScalar: Bool {

@@ -39,7 +39,9 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// unless the sizes certainly differ (a lone space is 2 or 16 bytes, so ` ` is not `i` either
   /// way): an argument's slot in the frame is clang's size for it,
   /// which also shows packed and over-aligned records (`{P=ci}` in 5 bytes is not `{P=ci}` in
-  /// 8), and a return value spelled like an argument takes its slot. Differences in signedness,
+  /// 8), and a return value spelled like an argument takes its slot. Where a record's size alone
+  /// decides how it is passed (any argument on i386, a record of 1, 2, 4 or 8 bytes on Windows
+  /// x64, not an `_Atomic` one), its slot settles what its encoding leaves open. Differences in signedness,
   /// bool-ness, or integer against pointer are warnings; a returned value where `void` is
   /// expected is a warning.
   ///

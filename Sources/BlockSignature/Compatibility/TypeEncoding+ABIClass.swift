@@ -160,6 +160,16 @@ extension TypeEncoding {
     // rounded up to an `int`, an array's is a pointer's.)
     let shape = TypeShape(type)
     if asParameter, let slot = writtenSlot, shape == .aggregate || shape == .otherFloat || !caveats.isEmpty {
+      // Where a record's size alone decides, its slot settles what its encoding leaves open:
+      // i386 copies it to a 4-aligned stack slot (clang: `byval … align 4` for a packed or
+      // over-aligned record too), Windows x64 passes one of 1, 2, 4 or 8 bytes in a register
+      // (not an `_Atomic` one: clang passes its members one by one).
+      if shape == .aggregate, !type.isAtomic {
+        if convention == .i386 { return ABIShape(size: slot, alignment: 4, passing: .memory, isSizeKnown: true) }
+        if convention == .windowsX64, [1, 2, 4, 8].contains(slot) {
+          return ABIShape(size: slot, alignment: alignment, passing: .integer(count: 1), isSizeKnown: true)
+        }
+      }
       if unknown || slot != size {
         return ABIShape(size: slot, alignment: alignment, passing: .unknown, isSizeKnown: true)
       }
