@@ -338,6 +338,17 @@ import Testing
       ])
     #expect(try places("l32@?0l8{R=s}12l28", .windowsX64) == [general(0), general(1), general(2), general(3)])
     #expect(try places("l20@?0l8A{AR3}12l16", .windowsX64) == [general(0), general(1), .unknown, .unknown])
+    // A record whose only open question is a NeXT bitfield's unit: of more than 16 bytes it is a
+    // stack copy on x86-64 (`struct { int a : 5; long b, c; }`: `m` in RSI) and a pointer to a
+    // copy on AArch64 (`m` in X2); of 8 bytes it takes one general-purpose register or stack
+    // slot on AArch64 (`m` at `[sp, #8]`), while on x86-64 its eightbyte's class depends on the
+    // unit.
+    #expect(try places("q40@?0{B3=b5qq}8q32", .x86_64SysV) == [general(0), .stack(offset: 0, size: 24), general(1)])
+    #expect(try places("q40@?0{B3=b5qq}8q32", .aarch64Linux) == [general(0), general(1), general(2)])
+    let eightBytes = "q80@?0q8q16q24q32q40q48q56{B=b5i}64q72"
+    #expect(
+      try places(eightBytes, .aarch64Linux).suffix(2) == [.stack(offset: 0, size: 8), .stack(offset: 8, size: 8)])
+    #expect(try places(eightBytes, .x86_64SysV).suffix(2) == [.unknown, .unknown])
     #expect(try places("q40@?0q8{R=s}16q32", .x86_64SysV) == [general(0), general(1), .unknown, .unknown])
     #expect(try places("q40@?0q8{R=s}16q32", .aarch64Linux) == [general(0), general(1), .unknown, .unknown])
     #expect(

@@ -41,7 +41,10 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// which also shows packed and over-aligned records (`{P=ci}` in 5 bytes is not `{P=ci}` in
   /// 8), and a return value spelled like an argument takes its slot. Where a record's size alone
   /// decides how it is passed (any argument on i386, a record of 1, 2, 4 or 8 bytes on Windows
-  /// x64, not an `_Atomic` one), its slot settles what its encoding leaves open. Differences in signedness,
+  /// x64, not an `_Atomic` one), its slot settles what its encoding leaves open; so it does for
+  /// a record whose only open question is a NeXT bitfield's unit, of more than 16 bytes on
+  /// x86_64 System V (a stack copy aligned to 8) and of any size on AArch64 (never a
+  /// homogeneous aggregate). Differences in signedness,
   /// bool-ness, or integer against pointer are warnings; a returned value where `void` is
   /// expected is a warning.
   ///

@@ -175,8 +175,24 @@ extension TypeEncoding {
       }
       // A space whose size the frame confirms is a 2-byte `_Float16` or `__bf16`, both in
       // floating-point registers; bitfield units stay unknown, but not the size.
-      estimate = !caveats.subtracting(.ambiguousFloatingPoint).isDisjoint(with: Self.estimatedLayouts)
+      let open = caveats.subtracting(.ambiguousFloatingPoint).intersection(Self.estimatedLayouts)
+      estimate = !open.isEmpty
       isSizeKnown = true
+      // A record whose only open question is a NeXT bitfield's unit (`char` to `long long`, so
+      // aligned to at most 8), of the size the frame confirms: on x86_64 System V one of more
+      // than 16 bytes is a stack copy aligned to 8 (16 if a member is), whatever the units; on
+      // AArch64 it is never a homogeneous aggregate, so its size decides (general-purpose
+      // registers, or a pointer to a copy, whose alignment is certain from 8 up).
+      if open == .bitfieldUnitAssumed, shape == .aggregate {
+        switch convention {
+        case .systemV where size > 16:
+          return ABIShape(size: size, alignment: max(alignment, 8), passing: .memory, isSizeKnown: true)
+        case .aapcs64 where size <= 16 || alignment >= 8:
+          let passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: true)
+          return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
+        default: break
+        }
+      }
     }
     if unknown || estimate {
       return ABIShape(size: size, alignment: alignment, passing: .unknown, isSizeKnown: isSizeKnown && !unknown)
