@@ -52,11 +52,12 @@
 /// structure, an unencodable parameter, a single space on x86-64 System V and i386, which may
 /// be 2 or 16 bytes there; on AArch64 and Windows x64 it is a 2-byte `_Float16` or `__bf16`),
 /// whose layout the signature's offsets show hidden (a packed or over-aligned record: `{?=s}`
-/// in a 16-byte slot) or leave open (a NeXT bitfield's unit) on x86_64 System V and AArch64,
-/// or whose stack offset would overflow, has an ``Place/unknown`` place, and so has every
-/// argument after it. The offsets also settle a space (in a 2-byte slot it is a `_Float16`),
-/// and on i386 and Windows x64, where a record's place depends on its size alone, any record
-/// of a known size.
+/// in a 16-byte slot) on x86_64 System V and AArch64, or leave open there (a NeXT bitfield's
+/// unit, in a record of at most 16 bytes on x86_64 System V), or whose stack offset would
+/// overflow, has an ``Place/unknown`` place, and so has every argument after it. The offsets
+/// also settle a space (in a 2-byte slot it is a `_Float16`), a record with NeXT bitfields
+/// whose size they confirm (elsewhere), and on i386 and Windows x64, where a record's place
+/// depends on its size alone, any record of a known size (but an `_Atomic` one on Windows).
 ///
 /// The corresponding clang and LLVM code is `X86_64ABIInfo::computeInfo` (which counts the free
 /// registers), `AArch64ABIInfo::classifyArgumentType` (Darwin's packed stack arguments), and
