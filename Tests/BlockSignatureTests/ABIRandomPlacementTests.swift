@@ -170,16 +170,7 @@ import Testing
     let (declarations, pool, probes) = try Self.probes(seed: seed, count: count, triple: triple, model: model)
     var source = declarations
     for probe in probes { source += probe.source(pool: pool) }
-
-    let flags = ["--target=\(triple)", "-fblocks", "-w", "-S", "-O2"]
-    let (asmFolder, asmFile) = try Toolchain.compileC(
-      source, fileName: "random-placement.c", arguments: flags, output: "random-placement.s")
-    defer { try? FileManager.default.removeItem(at: asmFolder) }
-    let (irFolder, irFile) = try Toolchain.compileC(
-      source, fileName: "random-placement.c", arguments: flags + ["-emit-llvm"], output: "random-placement.ll")
-    defer { try? FileManager.default.removeItem(at: irFolder) }
-    let assembly = ClangAssembly(try String(contentsOf: asmFile, encoding: .utf8), architecture: .init(triple: triple))
-    let ir = GeneratedIR(try String(contentsOf: irFile, encoding: .utf8))
+    let (assembly, ir) = try ABIPlacementTests.compile(source, triple: triple, name: "random-placement")
 
     /// The signature of block `b<prefix>_<id>` and the symbols of its invoke function and of
     /// function `f<prefix>_<id>`.

@@ -170,6 +170,22 @@ extension TypeEncoding {
           return ABIShape(size: slot, alignment: alignment, passing: .integer(count: 1), isSizeKnown: true)
         }
       }
+      // An `_Atomic` structure (`A{AR3}`: clang writes no fields) of at most 16 bytes is
+      // promoted to a power of two and aligned to it, so its slot gives its alignment: x86_64
+      // System V passes it as a stack copy (`byval … align 8`, 16 for 16 bytes), AArch64 as an
+      // integer (`i64`, or `i128` in an aligned register pair), whatever its fields.
+      if case .atomic(let inner) = type, inner.unqualified.isAggregate, slot <= model.maximumAtomicPromotion,
+        slot > 0, slot & (slot - 1) == 0
+      {
+        switch convention {
+        case .systemV:
+          return ABIShape(size: slot, alignment: max(slot, 8), passing: .memory, isSizeKnown: true)
+        case .aapcs64:
+          let passing: ParameterPassing = slot == 16 ? .alignedIntegerPair : .integer(count: 1)
+          return ABIShape(size: slot, alignment: slot, passing: passing, isSizeKnown: true)
+        default: break
+        }
+      }
       if unknown || slot != size {
         return ABIShape(size: slot, alignment: alignment, passing: .unknown, isSizeKnown: true)
       }
@@ -187,7 +203,8 @@ extension TypeEncoding {
         switch convention {
         case .systemV where size > 16:
           return ABIShape(size: size, alignment: max(alignment, 8), passing: .memory, isSizeKnown: true)
-        case .aapcs64 where size <= 16 || alignment >= 8:
+        // (A zero-width bitfield, `b0`, is no member: `{?=Db0}` is a homogeneous aggregate.)
+        case .aapcs64 where hasBitfieldWithBits && (size <= 16 || alignment >= 8):
           let passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: true)
           return ABIShape(size: size, alignment: alignment, passing: passing, isSizeKnown: true)
         default: break
@@ -227,6 +244,18 @@ extension TypeEncoding {
     switch self {
     case .primitive(let code): code != .void
     case .object, .block, .pointer: true
+    default: false
+    }
+  }
+
+  /// Whether a bitfield of at least one bit is somewhere inside (not in a zero-length array):
+  /// an integer member, so no homogeneous floating-point aggregate.
+  var hasBitfieldWithBits: Bool {
+    switch self {
+    case .bitfield(let bitfield): bitfield.width > 0
+    case .structure(_, let fields?), .union(_, let fields?): fields.contains { $0.type.hasBitfieldWithBits }
+    case .array(let count, let element): count > 0 && element.hasBitfieldWithBits
+    case .qualified(_, let inner), .atomic(let inner): inner.hasBitfieldWithBits
     default: false
     }
   }
