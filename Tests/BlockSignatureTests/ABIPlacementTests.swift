@@ -347,15 +347,18 @@ import Testing
     #expect(try places("l20@?0l8A{AR3}12l16", .windowsX64) == [general(0), general(1), .unknown, .unknown])
     // A record whose only open question is a NeXT bitfield's unit: of more than 16 bytes it is a
     // stack copy on x86-64 (`struct { int a : 5; long b, c; }`: `m` in RSI) and a pointer to a
-    // copy on AArch64 (`m` in X2); of 8 bytes it takes one general-purpose register or stack
-    // slot on AArch64 (`m` at `[sp, #8]`), while on x86-64 its eightbyte's class depends on the
-    // unit.
+    // copy on AArch64 (`m` in X2); `struct { int a : 5; int b; }` takes one general-purpose
+    // register or stack slot (`m` at `[sp, #8]` on AArch64, `32(%rsp)` on x86-64, where a float
+    // in the place of `b` would leave the eightbyte's class to the unit).
     #expect(try places("q40@?0{B3=b5qq}8q32", .x86_64SysV) == [general(0), .stack(offset: 0, size: 24), general(1)])
     #expect(try places("q40@?0{B3=b5qq}8q32", .aarch64Linux) == [general(0), general(1), general(2)])
     let eightBytes = "q80@?0q8q16q24q32q40q48q56{B=b5i}64q72"
     #expect(
       try places(eightBytes, .aarch64Linux).suffix(2) == [.stack(offset: 0, size: 8), .stack(offset: 8, size: 8)])
-    #expect(try places(eightBytes, .x86_64SysV).suffix(2) == [.unknown, .unknown])
+    #expect(
+      try places(eightBytes, .x86_64SysV).suffix(2) == [.stack(offset: 16, size: 8), .stack(offset: 24, size: 8)])
+    #expect(
+      try places("q80@?0q8q16q24q32q40q48q56{B=b5f}64q72", .x86_64SysV).suffix(2) == [.unknown, .unknown])
     // A zero-width bitfield is no member: `struct { long double x; int : 0; }` is a homogeneous
     // aggregate in V0 on AArch64 (`m` in X1), which the bitfield's open unit leaves unknown here.
     #expect(try places("q32@?0{Z=Db0}8q24", .aarch64Linux) == [general(0), .unknown, .unknown])

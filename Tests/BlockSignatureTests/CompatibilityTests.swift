@@ -174,12 +174,15 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, candidate: "{?=b3}8@?0", expected: "{T=b3}8@?0", compatible: true,
       diagnostics: ["warning: return: the size of {?=b3} or {T=b3} is not known from its encoding; not compared"]),
-    // Slots of the same size, layouts not known: the message says so (not "the size").
+    // Slots of the same size, layouts not known (the bitfield's unit decides whether the float
+    // shares an eightbyte with it): the message says so (not "the size").
     .init(
-      level: .abi, candidate: "v12@?0{?=b3}8", expected: "v12@?0{T=b3}8", compatible: true,
+      level: .abi, candidate: "v16@?0{?=b3f}8", expected: "v16@?0{T=b3f}8", compatible: true,
       diagnostics: [
-        "warning: argument 1: the layout of {?=b3} or {T=b3} is not known from its encoding, so neither is how it is passed; not compared"
+        "warning: argument 1: the layout of {?=b3f} or {T=b3f} is not known from its encoding, so neither is how it is passed; not compared"
       ]),
+    // Of integers alone, every eightbyte is INTEGER wherever the unit falls.
+    .init(level: .abi, candidate: "v12@?0{?=b3}8", expected: "v12@?0{T=b3}8", compatible: true, diagnostics: []),
     // A lone space with no slot to size it is a 2-byte _Float16 or a 16-byte __float128 on
     // x86-64: an int matches neither, nor does a short (an integer, where a _Float16 is SSE), a
     // structure holding a _Float16 may (not compared).
@@ -305,8 +308,8 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       ]),
     // A NeXT bitfield's unit is the only open question and the frame confirms the size: more
     // than 16 bytes is a stack copy aligned to 8 on x86-64 and a pointer to a copy on AArch64,
-    // and 8 bytes one general-purpose register on AArch64; on x86-64 the class of its eightbyte
-    // depends on the unit.
+    // and 8 bytes one general-purpose register on AArch64, and on x86-64 when every leaf is an
+    // integer; with a float beside the bitfield, the class of its eightbyte depends on the unit.
     .init(level: .abi, candidate: "v32@?0{B3=b5qq}8", expected: "v32@?0{?=qqq}8", compatible: true, diagnostics: []),
     .init(
       level: .abi, model: .aarch64Linux, candidate: "v32@?0{B3=b5qq}8", expected: "v32@?0{?=qqq}8", compatible: true,
@@ -314,10 +317,11 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, model: .aarch64Linux, candidate: "v16@?0{B=b5i}8", expected: "v16@?0{?=q}8", compatible: true,
       diagnostics: []),
+    .init(level: .abi, candidate: "v16@?0{B=b5i}8", expected: "v16@?0{?=q}8", compatible: true, diagnostics: []),
     .init(
-      level: .abi, candidate: "v16@?0{B=b5i}8", expected: "v16@?0{?=q}8", compatible: true,
+      level: .abi, candidate: "v16@?0{B=b5f}8", expected: "v16@?0{?=q}8", compatible: true,
       diagnostics: [
-        "warning: argument 1: the layout of {B=b5i} or {?=q} is not known from its encoding, so neither is how it is passed; not compared"
+        "warning: argument 1: the layout of {B=b5f} or {?=q} is not known from its encoding, so neither is how it is passed; not compared"
       ]),
     // An `_Atomic` scalar is its scalar for the warnings too.
     .init(

@@ -196,13 +196,20 @@ extension TypeEncoding {
       isSizeKnown = true
       // A record whose only open question is a NeXT bitfield's unit (`char` to `long long`, so
       // aligned to at most 8), of the size the frame confirms: on x86_64 System V one of more
-      // than 16 bytes is a stack copy aligned to 8 (16 if a member is), whatever the units; on
+      // than 16 bytes is a stack copy aligned to 8 (16 if a member is), whatever the units, and
+      // one of integers alone is INTEGER in each eightbyte; on
       // AArch64 it is never a homogeneous aggregate, so its size decides (general-purpose
       // registers, or a pointer to a copy, whose alignment is certain from 8 up).
       if open == .bitfieldUnitAssumed, shape == .aggregate {
         switch convention {
         case .systemV where size > 16:
           return ABIShape(size: size, alignment: max(alignment, 8), passing: .memory, isSizeKnown: true)
+        // Where every leaf is an integer or a pointer, every eightbyte is INTEGER wherever the
+        // units fall (none is padding alone: that takes a zero-length array aligned to 16).
+        case .systemV where hasOnlyIntegerLeaves:
+          return ABIShape(
+            size: size, alignment: max(alignment, 8), passing: .eightbytes(.integer, size > 8 ? .integer : .none),
+            isSizeKnown: true)
         // (A zero-width bitfield, `b0`, is no member: `{?=Db0}` is a homogeneous aggregate.)
         case .aapcs64 where hasBitfieldWithBits && (size <= 16 || alignment >= 8):
           let passing = type.aapcs64Passing(size: size, alignment: alignment, model: model, asParameter: true)
@@ -244,6 +251,21 @@ extension TypeEncoding {
     switch self {
     case .primitive(let code): code != .void
     case .object, .block, .pointer: true
+    default: false
+    }
+  }
+
+  /// Whether every leaf is an integer, a pointer or a bitfield, in records with fields and
+  /// arrays with elements (no `_Atomic`, `_Complex` or floating point): what System V classes
+  /// INTEGER throughout.
+  var hasOnlyIntegerLeaves: Bool {
+    switch self {
+    case .primitive(let code): code.isIntegral || [.cString, .class, .selector, .atom].contains(code)
+    case .object, .block, .pointer, .bitfield: true
+    case .structure(_, let fields?), .union(_, let fields?):
+      !fields.isEmpty && fields.allSatisfy { $0.type.hasOnlyIntegerLeaves }
+    case .array(let count, let element): count > 0 && element.hasOnlyIntegerLeaves
+    case .qualified(_, let inner): inner.hasOnlyIntegerLeaves
     default: false
     }
   }
