@@ -29,11 +29,11 @@ import Testing
           declaration: int (^)(int, const char *)
           swift: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32
           frame length: 20
-                      encoding  C type        size  align  offset
+                      encoding  C type        size  align  offset  passed in
           return      i         int              4      4
-          block       @?        void (^)()       8      8       0
-          argument 1  i         int              4      4       8
-          argument 2  r*        const char *     8      8      12
+          block       @?        void (^)()       8      8       0  rdi
+          argument 1  i         int              4      4       8  rsi
+          argument 2  r*        const char *     8      8      12  rdx
 
         """)
   }
@@ -205,10 +205,10 @@ import Testing
           declaration: int (*)(int, const char *)
           swift: @convention(c) (Int32, UnsafePointer<CChar>?) -> Int32
           frame length: 12
-                      encoding  C type        size  align  offset
+                      encoding  C type        size  align  offset  passed in
           return      i         int              4      4
-          argument 1  i         int              4      4       0
-          argument 2  r*        const char *     8      8       4
+          argument 1  i         int              4      4       0  rdi
+          argument 2  r*        const char *     8      8       4  rsi
 
         """)
     let json = try Self.decode(["--json", "i12i0r*4", "ii"])
@@ -281,8 +281,8 @@ import Testing
     #expect(output.stdout.contains("  declaration: _Float16 (^)(_Float16, _Float16, __float128)\n"))
     #expect(output.stdout.contains("  swift: @convention(block) (Float16, Float16, /* __float128 */) -> Float16\n"))
     // The encoding column quotes the space (a blank cell otherwise); JSON keeps it as it is.
-    #expect(output.stdout.contains("  argument 1  ' '       _Float16       2      2       8\n"))
-    #expect(output.stdout.contains("  argument 3  ' '       __float128    16     16      12\n"))
+    #expect(output.stdout.contains("  argument 1  ' '       _Float16       2      2       8  xmm0\n"))
+    #expect(output.stdout.contains("  argument 3  ' '       __float128    16     16      12  xmm2\n"))
     #expect(
       output.stdout.contains(
         "note: argument 1: ' ' is _Float16 or __bf16 (2 bytes in the frame), which the encoding does not tell apart"))
@@ -295,6 +295,43 @@ import Testing
     #expect(arguments.map { $0["encoding"] as? String } == ["@?", " ", " ", " "])
     #expect(object["declaration"] as? String == "_Float16 (^)(_Float16, _Float16, __float128)")
     #expect(object["swiftType"] as? String == "@convention(block) (Float16, Float16, /* __float128 */) -> Float16")
+  }
+
+  /// Where a call puts each argument, as clang's `-O2` assembly reads them (ABIPlacementTests):
+  /// a record returned in memory has its buffer's pointer in X8 on AArch64, the ninth argument
+  /// goes on the stack; the JSON names the registers and the stack bytes. A list of types has
+  /// no places.
+  @Test func placesAreShownForTheTarget() throws {
+    let text = try Self.decode(["--target", "aarch64-linux", "{?=qqq}@?qqqqqqqqs"])
+    #expect(text.status == 0)
+    #expect(
+      text.stdout.contains(
+        "  return      {?=qqq}   struct { long f0; long f1; long f2; }    24      8          memory, buffer in x8\n"))
+    #expect(
+      text.stdout.contains("  argument 7  q         long                                      8      8      56  x7\n"))
+    #expect(
+      text.stdout.contains(
+        "  argument 9  s         short                                     2      2      72  stack+8\n"))
+    let json = try Self.decode(["--json", "--", "q60@?0q8q16q24Ai32t36q52", "i{?=ii}"])
+    let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
+      $0.hasSuffix("}") ? $0 : $0 + "}"
+    }
+    #expect(documents.count == 2)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(documents[0].utf8)) as? [String: Any])
+    #expect(object["returnsInMemory"] as? Bool == false)
+    #expect(object["stackArgumentBytes"] as? Int == 16)
+    let arguments = try #require(object["arguments"] as? [[String: Any]])
+    let places = arguments.compactMap { $0["passedIn"] as? [String: Any] }
+    #expect(places.map { $0["text"] as? String } == ["rdi", "rsi", "rdx", "rcx", "r8", "r9, stack+0", "stack+8"])
+    #expect(places[5]["registers"] as? [String] == ["r9"])
+    #expect(places[5]["stackOffset"] as? Int == 0)
+    #expect(places[5]["stackSize"] as? Int == 8)
+    #expect(places.allSatisfy { $0["known"] as? Bool == true })
+    let types = try #require(
+      try JSONSerialization.jsonObject(with: Data(documents[1].utf8)) as? [String: Any])
+    #expect(types["returnsInMemory"] == nil)
+    #expect((types["arguments"] as? [[String: Any]])?.allSatisfy { $0["passedIn"] == nil } == true)
   }
 
   @Test func unknownTargetIsAUsageError() throws {

@@ -377,6 +377,21 @@ import Testing
       ])
     #expect(try places("q40@?0q8{R=s}16q32", .x86_64SysV) == [general(0), general(1), .unknown, .unknown])
     #expect(try places("q40@?0q8{R=s}16q32", .aarch64Linux) == [general(0), general(1), .unknown, .unknown])
+    // A space in a 16-byte slot is a `__float128`: one XMM register, then 16 stack bytes aligned
+    // to 16 (`long (^)(double × 7, __float128, __float128, long × 6)` reads the last long at
+    // `24(%rsp)`, and returns the second `__float128` from `8(%rsp)`); a lone space returned is
+    // in XMM0 whichever it is, so it takes no register from the arguments.
+    let float128 = try places("q144@?0d8d16d24d32d40d48d56 64 80q96q104q112q120q128q136", .x86_64SysV)
+    #expect(
+      Array(float128[7...10]) == [
+        .registers(general: 0..<0, floatingPoint: 6..<7), .registers(general: 0..<0, floatingPoint: 7..<8),
+        .stack(offset: 0, size: 16), general(1),
+      ])
+    #expect(float128.last == .stack(offset: 16, size: 8))
+    let returnsSpace = try SignatureEncoding(parsing: " 96@?0d8d16d24d32d40d48d56 64 80").argumentPlacement(
+      for: .x86_64SysV)
+    #expect(returnsSpace.returnsInMemory == false)
+    #expect(returnsSpace.arguments.last == .stack(offset: 0, size: 16))
     #expect(
       try places("q18@?0 8q10", .x86_64SysV) == [
         general(0), .registers(general: 0..<0, floatingPoint: 0..<1), general(1),

@@ -257,6 +257,11 @@ import Testing
     #expect(
       ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8).description
         == "general-purpose register 5 and 8 stack bytes at offset 0")
+    #expect(
+      ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8)
+        .locations(for: .x86_64SysV) == "r9, stack+0")
+    #expect(
+      try SignatureEncoding(parsing: "{?=qqq}@?").argumentPlacement(for: .aarch64Linux).returnBufferLocation == "x8")
   }
 
   /// SwiftFunctionType.swift

@@ -96,6 +96,22 @@ public struct ArgumentPlacement: Hashable, Sendable {
   /// unknown.
   public var stackSize: Int?
 
+  /// Where the pointer to the buffer of a return value in memory goes, named as
+  /// ``Place/locations(for:)`` names places (`rdi`; `x8`, which is not an argument register;
+  /// `rcx`; `stack+0` on i386); nil when the return value is not in memory or that is not known.
+  ///
+  ///     try SignatureEncoding(parsing: "{?=qqq}@?").argumentPlacement(for: .aarch64Linux)
+  ///       .returnBufferLocation  // "x8"
+  public var returnBufferLocation: String? {
+    guard returnsInMemory == true else { return nil }
+    switch ConventionFamily(model) {
+    case .systemV: return "rdi"
+    case .aapcs64: return "x8"
+    case .windowsX64: return "rcx"
+    case .i386: return "stack+0"
+    }
+  }
+
   /// Creates a placement from its parts.
   public init(model: DataModel, returnsInMemory: Bool?, arguments: [Place], stackSize: Int?) {
     self.model = model
@@ -133,6 +149,38 @@ extension ArgumentPlacement.Place: CustomStringConvertible {
   }
 }
 
+extension ArgumentPlacement.Place {
+  /// The place as an assembly listing for `model`'s calling convention names it: registers in
+  /// lower case (`rdi`, `xmm0`; `x0`, `v0`; on Windows x64 `rcx`, `rdx`, `r8`, `r9` or `xmm0`–`xmm3`
+  /// by position), stack bytes as `stack+offset` from the first stack argument, joined by
+  /// `, `; `?` where the place is not known, `-` for none.
+  ///
+  ///     ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8)
+  ///       .locations(for: .x86_64SysV)  // "r9, stack+0"
+  public func locations(for model: DataModel) -> String {
+    let family = ConventionFamily(model)
+    func names(_ general: Range<Int>, _ floatingPoint: Range<Int>) -> [String] {
+      let (integers, floats): ([String], String) =
+        switch family {
+        case .systemV: (["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "xmm")
+        case .aapcs64: ((0..<8).map { "x\($0)" }, "v")
+        case .windowsX64: (["rcx", "rdx", "r8", "r9"], "xmm")
+        case .i386: ([], "xmm")
+        }
+      return general.map { integers.indices.contains($0) ? integers[$0] : "gpr\($0)" }
+        + floatingPoint.map { "\(floats)\($0)" }
+    }
+    switch self {
+    case .registers(let general, let floatingPoint): return names(general, floatingPoint).joined(separator: ", ")
+    case .stack(let offset, _): return "stack+\(offset)"
+    case .split(let general, let floatingPoint, let offset, _):
+      return (names(general, floatingPoint) + ["stack+\(offset)"]).joined(separator: ", ")
+    case .none: return "-"
+    case .unknown: return "?"
+    }
+  }
+}
+
 extension SignatureEncoding {
   /// Where a call puts each argument on `model`: in which registers, or where on the stack.
   ///
@@ -143,11 +191,10 @@ extension SignatureEncoding {
   /// - Complexity: O(*n*) in the size of the signature.
   public func argumentPlacement(for model: DataModel = .x86_64SysV) -> ArgumentPlacement {
     var state = PlacementState(model: model)
-    let returned = returnType.abiShape(for: model, asParameter: false)
-    let returnsInMemory = returned.isSizeKnown ? returned.passing == .memory : nil
+    let returnsInMemory = PlacementState.returnsInMemory(returnType, model: model)
     var places: [ArgumentPlacement.Place] = []
     places.reserveCapacity(arguments.count)
-    var known = state.placeReturn(returned)
+    var known = state.placeReturn(inMemory: returnsInMemory)
     for (index, argument) in arguments.enumerated() {
       guard known, let place = state.place(argument.type, writtenSlot: writtenSlot(ofArgument: index)) else {
         known = false
@@ -201,12 +248,23 @@ struct PlacementState {
     }
   }
 
+  /// Whether a return value of `type` goes to a buffer the caller passes a pointer to; nil when
+  /// its size is not known and decides it. A lone space on x86_64 System V is a `_Float16`, a
+  /// `__bf16` or a `__float128`, all three returned in XMM0.
+  static func returnsInMemory(_ type: TypeEncoding, model: DataModel) -> Bool? {
+    let shape = type.abiShape(for: model, asParameter: false)
+    if shape.isSizeKnown { return shape.passing == .memory }
+    if ConventionFamily(model) == .systemV, case .primitive(.otherFloat) = type.unqualified { return false }
+    return nil
+  }
+
   /// Takes the place of the hidden pointer to a return value in memory: RDI on x86_64 System V,
   /// position 0 on Windows x64, the first 4 stack bytes on i386; nothing on AArch64 (X8).
-  /// Returns false when the return type's size is not known and it could matter.
-  mutating func placeReturn(_ shape: ABIShape) -> Bool {
-    guard shape.isSizeKnown else { return convention == .aapcs64 }
-    guard shape.passing == .memory else { return true }
+  /// Returns false when whether it is in memory is not known (`inMemory` nil) and it could
+  /// matter.
+  mutating func placeReturn(inMemory: Bool?) -> Bool {
+    guard let inMemory else { return convention == .aapcs64 }
+    guard inMemory else { return true }
     switch convention {
     case .systemV: (general, countedGeneral) = (1, 1)
     case .windowsX64: position = 1
@@ -235,6 +293,13 @@ struct PlacementState {
   /// ``TypeEncoding/abiShape(for:asParameter:)`` gives it for a parameter); nil when its size is
   /// not known, or its stack offset overflows.
   mutating func place(_ type: TypeEncoding, shape: ABIShape) -> ArgumentPlacement.Place? {
+    // A lone space in a 16-byte slot on x86_64 System V is a `__float128` (SSE, SSEUP): one XMM
+    // register, else 16 stack bytes aligned to 16 (clang: `fp128`).
+    if convention == .systemV, case .primitive(.otherFloat) = type.unqualified, shape.isSizeKnown, shape.size == 16 {
+      guard floatingPoint < registerCounts.floatingPoint else { return onStack((16, 16)) }
+      defer { (floatingPoint, countedFloatingPoint) = (floatingPoint + 1, countedFloatingPoint + 1) }
+      return .registers(general: 0..<0, floatingPoint: floatingPoint..<floatingPoint + 1)
+    }
     // The shape knows where a space is settled (AArch64 and Windows x64 have no `__float128`: it
     // is a 2-byte `_Float16` or `__bf16` there) and where it is not (x86-64 System V, i386).
     // Where only the size decides the place, a layout the encoding hides does not matter once

@@ -43,8 +43,8 @@ extension CheckRun {
     guard let suspects = placementSuspects, candidateHidden == expectedHidden else { return }
     var first = PlacementState(model: model)
     var second = PlacementState(model: model)
-    guard first.placeReturn(candidate.returnType.abiShape(for: model, asParameter: false)),
-      second.placeReturn(expected.returnType.abiShape(for: model, asParameter: false)),
+    guard first.placeReturn(inMemory: PlacementState.returnsInMemory(candidate.returnType, model: model)),
+      second.placeReturn(inMemory: PlacementState.returnsInMemory(expected.returnType, model: model)),
       first.isAtSamePoint(as: second)
     else { return }
     // The argument whose slot put the calls out of step, until they are in step again.

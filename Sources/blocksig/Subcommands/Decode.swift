@@ -10,7 +10,10 @@ extension BlockSig {
       discussion: """
         Prints the return type and each argument with its C type, size, alignment and offset, \
         the C declaration and the Swift type, and notes where written offsets differ from what \
-        clang would write or where the encoding cannot decide a layout.
+        clang would write or where the encoding cannot decide a layout. For a block, a method \
+        or a C function, "passed in" names where a call on --target puts each argument \
+        (registers, stack+offset from the first stack argument, ? where the encoding does not \
+        say) and where a return value in memory has its buffer's pointer.
 
         Examples:
           blocksig decode 'i20@?0i8r*12'
@@ -175,24 +178,36 @@ struct DecodeReport {
     return text == " " ? "' '" : text
   }
 
+  /// Where a call puts each argument: for a block, a method or a C function, not a list of
+  /// types.
+  var placement: ArgumentPlacement? {
+    signature.kind == .types && !isFunction ? nil : signature.argumentPlacement(for: model)
+  }
+
   func text() -> String {
-    var rows: [[String]] = [["", "encoding", "C type", "size", "align", "offset"]]
+    let placement = placement
+    var rows: [[String]] = [
+      ["", "encoding", "C type", "size", "align", "offset"] + (placement == nil ? [] : ["passed in"])
+    ]
     let returnType = signature.returnType
-    rows.append([
-      signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
-      returnType.cDeclaration(for: model),
-      String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
-    ])
+    rows.append(
+      [
+        signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
+        returnType.cDeclaration(for: model),
+        String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
+      ] + (placement.map { [$0.returnBufferLocation.map { "memory, buffer in \($0)" } ?? ""] } ?? []))
     for (index, argument) in signature.arguments.enumerated() {
       let argumentLayout = layout.arguments[index]
-      rows.append([
-        argumentLabel(index), Self.cell(argument.type), signature.cDeclaration(ofArgument: index, for: model),
-        String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
-        signature.kind == .types && !signature.hasOffsets
-          ? "" : String(argument.offset?.value ?? argumentLayout.offset),
-      ])
+      rows.append(
+        [
+          argumentLabel(index), Self.cell(argument.type), signature.cDeclaration(ofArgument: index, for: model),
+          String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
+          signature.kind == .types && !signature.hasOffsets
+            ? "" : String(argument.offset?.value ?? argumentLayout.offset),
+        ] + (placement.map { [$0.arguments[index].locations(for: model)] } ?? []))
     }
-    var widths = Array(repeating: 0, count: 6)
+    let columns = rows[0].count
+    var widths = Array(repeating: 0, count: columns)
     for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
     var output = "\(input)\n"
     output += "  kind: \(form)\n"
@@ -207,8 +222,9 @@ struct DecodeReport {
       var line = "  "
       for (column, cell) in row.enumerated() {
         let padding = String(repeating: " ", count: widths[column] - cell.count)
-        line += column >= 3 ? padding + cell : cell + padding
-        if column < 5 { line += "  " }
+        // Numbers to the right; the places (after the offset) to the left.
+        line += column >= 3 && column <= 5 ? padding + cell : cell + padding
+        if column < columns - 1 { line += "  " }
       }
       while line.hasSuffix(" ") { line.removeLast() }
       output += line + "\n"
@@ -219,6 +235,7 @@ struct DecodeReport {
   }
 
   func json() throws -> String {
+    let placement = placement
     let arguments = signature.arguments.enumerated().map { index, argument in
       ArgumentReportV1(
         encoding: argument.type.description, size: layout.arguments[index].layout.size,
@@ -226,7 +243,8 @@ struct DecodeReport {
         offset: argument.offset?.value ?? layout.arguments[index].offset,
         slotSize: layout.arguments[index].slotSize,
         declaration: signature.cDeclaration(ofArgument: index, for: model),
-        exact: layout.arguments[index].layout.isExact)
+        exact: layout.arguments[index].layout.isExact,
+        passedIn: placement.map { PlaceReportV1($0.arguments[index], model: model) })
     }
     let report = DecodeReportV1(
       serializationVersion: 1, input: input, kind: signature.kind.rawValue, form: form, target: model.name,
@@ -235,7 +253,9 @@ struct DecodeReport {
         alignment: layout.returnLayout.alignment, declaration: signature.returnType.cDeclaration(for: model),
         exact: layout.returnLayout.isExact),
       arguments: arguments, frameLength: signature.frameLength?.value ?? layout.frameLength,
-      offsetsWritten: signature.hasOffsets, declaration: declaration, swiftType: swiftType, notes: notes)
+      offsetsWritten: signature.hasOffsets, declaration: declaration, swiftType: swiftType, notes: notes,
+      returnsInMemory: placement?.returnsInMemory, returnBufferIn: placement?.returnBufferLocation,
+      stackArgumentBytes: placement?.stackSize)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -258,6 +278,12 @@ struct DecodeReportV1: Codable {
   var declaration: String
   var swiftType: String
   var notes: [String]
+  /// Whether the return value goes to a buffer the caller passes (nil: not known, or a list of
+  /// types), and where the pointer to it goes.
+  var returnsInMemory: Bool?
+  var returnBufferIn: String?
+  /// The bytes of stack the arguments take (nil: not known, or a list of types).
+  var stackArgumentBytes: Int?
 }
 
 struct TypeReportV1: Codable {
@@ -276,6 +302,30 @@ struct ArgumentReportV1: Codable {
   var slotSize: Int
   var declaration: String
   var exact: Bool
+  /// Where a call puts the argument (nil for a list of types).
+  var passedIn: PlaceReportV1?
+}
+
+/// An argument's place: registers by name and stack bytes from the first stack argument, as
+/// `text` (`rdi`, `stack+8`, `r9, stack+0`); `known` is false where the encoding does not say.
+struct PlaceReportV1: Codable {
+  var text: String
+  var known: Bool
+  var registers: [String]
+  var stackOffset: Int?
+  var stackSize: Int?
+
+  init(_ place: ArgumentPlacement.Place, model: DataModel) {
+    text = place.locations(for: model)
+    known = place != .unknown
+    switch place {
+    case .registers: (registers, stackOffset, stackSize) = (text.components(separatedBy: ", "), nil, nil)
+    case .stack(let offset, let size): (registers, stackOffset, stackSize) = ([], offset, size)
+    case .split(_, _, let offset, let size):
+      (registers, stackOffset, stackSize) = (text.components(separatedBy: ", ").dropLast(), offset, size)
+    case .none, .unknown: (registers, stackOffset, stackSize) = ([], nil, nil)
+    }
+  }
 }
 
 /// Standard input, a line at a time (without its `\n` or `\r\n`), as bytes.
