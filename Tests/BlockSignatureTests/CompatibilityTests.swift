@@ -272,13 +272,13 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
       level: .abi, candidate: "q60@?0q8q16q24Ai32{QQ=qq}36q52", expected: "q60@?0q8q16q24i32{QQ=qq}36q52",
       compatible: false,
       diagnostics: [
-        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is in general-purpose register 5 and 8 stack bytes at offset 0 in the candidate and 16 stack bytes at offset 0 in the expected signature"
+        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is passed in r9, stack+0 in the candidate and in stack+0 in the expected signature"
       ]),
     .init(
       level: .abi, candidate: "q60@?0q8q16q24i32{QQ=qq}36q52", expected: "q60@?0q8q16q24Ai32{QQ=qq}36q52",
       compatible: false,
       diagnostics: [
-        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is in 16 stack bytes at offset 0 in the candidate and general-purpose register 5 and 8 stack bytes at offset 0 in the expected signature"
+        "error: argument 4: Ai and i are passed alike, but clang counts no register for the _Atomic Ai, so argument 5 is passed in stack+0 in the candidate and in r9, stack+0 in the expected signature"
       ]),
     .init(
       level: .abi, candidate: "q52@?0q8q16q24Ai32q36q44", expected: "q52@?0q8q16q24i32q36q44", compatible: true,

@@ -112,8 +112,8 @@ extension CheckRun {
     emit(
       CompatibilityMessages.registerCountMismatch(
         .argument(cause), TypeEncoding.display(a), TypeEncoding.display(b), atomicIsCandidate: a.isAtomicScalar,
-        misplaced: .argument(index), candidatePlace: candidatePlace.description,
-        expectedPlace: expectedPlace.description),
+        misplaced: .argument(index), candidatePlace: candidatePlace.locations(for: model),
+        expectedPlace: expectedPlace.locations(for: model)),
       candidateIndex: cause, expectedIndex: cause)
     moveLastDiagnostic(after: cause)
   }

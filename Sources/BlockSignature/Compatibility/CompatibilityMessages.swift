@@ -215,7 +215,7 @@ public enum CompatibilityMessages {
   /// counts no register for the `_Atomic` one, which LLVM still passes in one, so a later
   /// argument of two eightbytes that clang believes fits is split between the last register and
   /// the stack, and an argument (this one's successor or a later one, `misplaced`) lands
-  /// elsewhere.
+  /// elsewhere: the places as ``ArgumentPlacement/Place/locations(for:)`` names them.
   public static func registerCountMismatch(
     _ position: Diagnostic.Position, _ candidateType: String, _ expectedType: String, atomicIsCandidate: Bool,
     misplaced: Diagnostic.Position, candidatePlace: String, expectedPlace: String
@@ -223,7 +223,7 @@ public enum CompatibilityMessages {
     let (atomic, plain) = atomicIsCandidate ? (candidateType, expectedType) : (expectedType, candidateType)
     return make(
       .error,
-      "\(position): \(atomic) and \(plain) are passed alike, but clang counts no register for the _Atomic \(atomic), so \(misplaced) is in \(candidatePlace) in the candidate and \(expectedPlace) in the expected signature"
+      "\(position): \(atomic) and \(plain) are passed alike, but clang counts no register for the _Atomic \(atomic), so \(misplaced) is passed in \(candidatePlace) in the candidate and in \(expectedPlace) in the expected signature"
     )
   }
 
