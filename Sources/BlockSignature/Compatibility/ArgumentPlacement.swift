@@ -293,13 +293,6 @@ struct PlacementState {
   /// ``TypeEncoding/abiShape(for:asParameter:)`` gives it for a parameter); nil when its size is
   /// not known, or its stack offset overflows.
   mutating func place(_ type: TypeEncoding, shape: ABIShape) -> ArgumentPlacement.Place? {
-    // A lone space in a 16-byte slot on x86_64 System V is a `__float128` (SSE, SSEUP): one XMM
-    // register, else 16 stack bytes aligned to 16 (clang: `fp128`).
-    if convention == .systemV, case .primitive(.otherFloat) = type.unqualified, shape.isSizeKnown, shape.size == 16 {
-      guard floatingPoint < registerCounts.floatingPoint else { return onStack((16, 16)) }
-      defer { (floatingPoint, countedFloatingPoint) = (floatingPoint + 1, countedFloatingPoint + 1) }
-      return .registers(general: 0..<0, floatingPoint: floatingPoint..<floatingPoint + 1)
-    }
     // The shape knows where a space is settled (AArch64 and Windows x64 have no `__float128`: it
     // is a 2-byte `_Float16` or `__bf16` there) and where it is not (x86-64 System V, i386).
     // Where only the size decides the place, a layout the encoding hides does not matter once

@@ -186,6 +186,11 @@ extension TypeEncoding {
         default: break
         }
       }
+      // A lone space in a 16-byte slot on x86_64 System V is a `__float128` (clang: `fp128`),
+      // class SSE, SSEUP: one XMM register, or 16 stack bytes aligned to 16.
+      if convention == .systemV, shape == .otherFloat, slot == 16 {
+        return ABIShape(size: 16, alignment: 16, passing: .eightbytes(.sse, .none), isSizeKnown: true)
+      }
       if unknown || slot != size {
         return ABIShape(size: slot, alignment: alignment, passing: .unknown, isSizeKnown: true)
       }
