@@ -55,7 +55,8 @@
 /// in a 16-byte slot) on x86_64 System V and AArch64, or leave open there (a NeXT bitfield's
 /// unit, in a record of at most 16 bytes on x86_64 System V), or whose stack offset would
 /// overflow, has an ``Place/unknown`` place, and so has every argument after it. The offsets
-/// also settle a space (in a 2-byte slot it is a `_Float16`), a record with NeXT bitfields
+/// also settle a space (in a 2-byte slot it is a `_Float16`; in a 16-byte slot on x86_64
+/// System V a `__float128`, in one XMM register), a record with NeXT bitfields
 /// whose size they confirm (elsewhere), and on i386 and Windows x64, where a record's place
 /// depends on its size alone, any record of a known size (but an `_Atomic` one on Windows).
 ///
