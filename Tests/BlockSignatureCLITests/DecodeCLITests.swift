@@ -30,7 +30,7 @@ import Testing
           swift: @convention(block) (Int32, UnsafePointer<CChar>?) -> Int32
           frame length: 20
                       encoding  C type        size  align  offset  passed in
-          return      i         int              4      4
+          return      i         int              4      4          rax
           block       @?        void (^)()       8      8       0  rdi
           argument 1  i         int              4      4       8  rsi
           argument 2  r*        const char *     8      8      12  rdx
@@ -206,7 +206,7 @@ import Testing
           swift: @convention(c) (Int32, UnsafePointer<CChar>?) -> Int32
           frame length: 12
                       encoding  C type        size  align  offset  passed in
-          return      i         int              4      4
+          return      i         int              4      4          rax
           argument 1  i         int              4      4       0  rdi
           argument 2  r*        const char *     8      8       4  rsi
 
@@ -320,6 +320,7 @@ import Testing
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(documents[0].utf8)) as? [String: Any])
     #expect(object["returnsInMemory"] as? Bool == false)
+    #expect(object["returnedIn"] as? String == "rax")
     #expect(object["stackArgumentBytes"] as? Int == 16)
     let arguments = try #require(object["arguments"] as? [[String: Any]])
     let places = arguments.compactMap { $0["passedIn"] as? [String: Any] }

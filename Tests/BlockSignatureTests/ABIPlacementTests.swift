@@ -398,6 +398,31 @@ import Testing
       ])
   }
 
+  /// Where a return value comes back, as clang's `-O2` assembly of `T f(void) { return g; }`
+  /// loads it: `struct { long l; double d; }` in RAX and XMM0 on x86-64, X0 and X1 on AArch64,
+  /// memory on Windows and i386; `_Complex long double` on the x87 stack (ST0, ST1) on x86-64
+  /// and in Q0 and Q1 on AArch64; three floats in XMM0 and XMM1, or S0–S2; `__int128` in RAX
+  /// and RDX, X0 and X1, XMM0 on Windows; a `long long` in EDX:EAX on i386, a `double` in ST0.
+  @Test func returnLocationsAsClangHasThem() throws {
+    let expected: [(encoding: String, x86_64: String, aarch64: String, windows: String, i386: String)] = [
+      ("{LD=qd}", "rax, xmm0", "x0, x1", "memory", "memory"),
+      ("jD", "st0, st1", "v0, v1", "memory", "memory"),
+      ("{F3=fff}", "xmm0, xmm1", "v0, v1, v2", "memory", "memory"),
+      ("t", "rax, rdx", "x0, x1", "xmm0", "?"),
+      ("q", "rax", "x0", "rax", "eax, edx"),
+      ("d", "xmm0", "v0", "xmm0", "st0"),
+      ("{Q8=q}", "rax", "x0", "rax", "memory"),
+      ("v", "-", "-", "-", "-"),
+    ]
+    for row in expected {
+      let type = try TypeEncoding(parsing: row.encoding)
+      #expect(type.returnLocation(for: .x86_64SysV) == row.x86_64, "\(row.encoding)")
+      #expect(type.returnLocation(for: .aarch64Linux) == row.aarch64, "\(row.encoding)")
+      #expect(type.returnLocation(for: .windowsX64) == row.windows, "\(row.encoding)")
+      #expect(type.returnLocation(for: .i386Linux) == row.i386, "\(row.encoding)")
+    }
+  }
+
   /// The calling convention is a fact of the model, not read off its name: a built-in model
   /// renamed places arguments as before, and one that takes another target's name keeps its own
   /// rules. The signatures tell the conventions apart: four floats are a homogeneous aggregate in

@@ -262,6 +262,7 @@ import Testing
         .locations(for: .x86_64SysV) == "r9, stack+0")
     #expect(
       try SignatureEncoding(parsing: "{?=qqq}@?").argumentPlacement(for: .aarch64Linux).returnBufferLocation == "x8")
+    #expect(try TypeEncoding(parsing: "{?=qd}").returnLocation(for: .x86_64SysV) == "rax, xmm0")
   }
 
   /// SwiftFunctionType.swift

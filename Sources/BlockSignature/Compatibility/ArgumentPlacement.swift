@@ -182,6 +182,50 @@ extension ArgumentPlacement.Place {
   }
 }
 
+extension TypeEncoding {
+  /// Where a value of this type comes back from a call on `model`, named as an assembly listing
+  /// names the registers (`rax, rdx`, `rax, xmm0`, `xmm0, xmm1`, `st0, st1` on x86_64 System V;
+  /// `x0, x1`, `v0, v1, v2` on AArch64; `rax`, `xmm0` on Windows x64; `eax, edx`, `st0` on i386);
+  /// `memory` for a buffer the caller passes (see ``ArgumentPlacement/returnBufferLocation``),
+  /// `-` for `void`, `?` where the encoding does not say.
+  ///
+  ///     try TypeEncoding(parsing: "{?=qd}").returnLocation(for: .x86_64SysV)  // "rax, xmm0"
+  public func returnLocation(for model: DataModel) -> String {
+    let family = ConventionFamily(model)
+    let shape = abiShape(for: model, asParameter: false)
+    // A lone space is a `_Float16`, `__bf16` or `__float128`: all in XMM0 on x86_64 System V.
+    if !shape.isSizeKnown, family == .systemV, case .primitive(.otherFloat) = unqualified { return "xmm0" }
+    func numbered(_ prefix: String, _ count: Int) -> String {
+      (0..<count).map { "\(prefix)\($0)" }.joined(separator: ", ")
+    }
+    switch (family, shape.passing) {
+    case (_, .void): return "-"
+    case (_, .memory): return "memory"
+    case (_, .unknown): return "?"
+    case (.systemV, .eightbytes(let first, let second)):
+      if first == .x87 { return shape.size > 16 ? "st0, st1" : "st0" }
+      var (integers, vectors) = (["rax", "rdx"][...], ["xmm0", "xmm1"][...])
+      let names = [first, second].compactMap { registerClass -> String? in
+        switch registerClass {
+        case .integer: integers.popFirst()
+        case .sse: vectors.popFirst()
+        default: nil
+        }
+      }
+      // A record without bytes comes back in no register.
+      return names.isEmpty ? "-" : names.joined(separator: ", ")
+    case (.aapcs64, .integer(let count)): return numbered("x", count)
+    case (.aapcs64, .alignedIntegerPair): return "x0, x1"
+    case (.aapcs64, .floatingPoint(_, let count)): return numbered("v", count)
+    case (.windowsX64, .integer): return "rax"
+    case (.windowsX64, .floatingPoint), (.windowsX64, .vector): return "xmm0"
+    case (.i386, .integer(let count)): return count > 1 ? "eax, edx" : "eax"
+    case (.i386, .floatingPoint): return "st0"
+    default: return "?"
+    }
+  }
+}
+
 extension SignatureEncoding {
   /// Where a call puts each argument on `model`: in which registers, or where on the stack.
   ///

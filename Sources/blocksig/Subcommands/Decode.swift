@@ -13,7 +13,8 @@ extension BlockSig {
         clang would write or where the encoding cannot decide a layout. For a block, a method \
         or a C function, "passed in" names where a call on --target puts each argument \
         (registers, stack+offset from the first stack argument, ? where the encoding does not \
-        say) and where a return value in memory has its buffer's pointer.
+        say) and where the return value comes back (registers, or memory with the pointer to \
+        its buffer).
 
         Examples:
           blocksig decode 'i20@?0i8r*12'
@@ -178,6 +179,9 @@ struct DecodeReport {
     return text == " " ? "' '" : text
   }
 
+  /// Where the return value comes back (`rax`, `xmm0`, `-` for `void`).
+  var returnLocation: String { signature.returnType.returnLocation(for: model) }
+
   /// Where a call puts each argument: for a block, a method or a C function, not a list of
   /// types.
   var placement: ArgumentPlacement? {
@@ -195,7 +199,7 @@ struct DecodeReport {
         signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
         returnType.cDeclaration(for: model),
         String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
-      ] + (placement.map { [$0.returnBufferLocation.map { "memory, buffer in \($0)" } ?? ""] } ?? []))
+      ] + (placement.map { [$0.returnBufferLocation.map { "memory, buffer in \($0)" } ?? returnLocation] } ?? []))
     for (index, argument) in signature.arguments.enumerated() {
       let argumentLayout = layout.arguments[index]
       rows.append(
@@ -255,6 +259,7 @@ struct DecodeReport {
       arguments: arguments, frameLength: signature.frameLength?.value ?? layout.frameLength,
       offsetsWritten: signature.hasOffsets, declaration: declaration, swiftType: swiftType, notes: notes,
       returnsInMemory: placement?.returnsInMemory, returnBufferIn: placement?.returnBufferLocation,
+      returnedIn: placement == nil ? nil : returnLocation,
       stackArgumentBytes: placement?.stackSize)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -282,6 +287,8 @@ struct DecodeReportV1: Codable {
   /// types), and where the pointer to it goes.
   var returnsInMemory: Bool?
   var returnBufferIn: String?
+  /// Where the return value comes back: registers (`rax, rdx`), `memory`, `-` or `?`.
+  var returnedIn: String?
   /// The bytes of stack the arguments take (nil: not known, or a list of types).
   var stackArgumentBytes: Int?
 }
