@@ -202,9 +202,9 @@ extension TypeEncoding {
       // A record whose only open question is a NeXT bitfield's unit (`char` to `long long`, so
       // aligned to at most 8), of the size the frame confirms: on x86_64 System V one of more
       // than 16 bytes is a stack copy aligned to 8 (16 if a member is), whatever the units, and
-      // one of integers alone is INTEGER in each eightbyte; on
-      // AArch64 it is never a homogeneous aggregate, so its size decides (general-purpose
-      // registers, or a pointer to a copy, whose alignment is certain from 8 up).
+      // one of integers alone is INTEGER in each eightbyte; on AArch64 it is never a homogeneous
+      // aggregate, so its size decides (general-purpose registers, or a pointer to a copy, whose
+      // alignment is certain from 8 up).
       if open == .bitfieldUnitAssumed, shape == .aggregate {
         switch convention {
         case .systemV where size > 16:
