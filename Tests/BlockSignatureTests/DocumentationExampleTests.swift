@@ -261,6 +261,9 @@ import Testing
       ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8)
         .locations(for: .x86_64SysV) == "r9, stack+0")
     #expect(
+      ArgumentPlacement.Place.registers(general: 1..<2, floatingPoint: 0..<1).registerNames(for: .aarch64Linux)
+        == ["x1", "v0"])
+    #expect(
       try SignatureEncoding(parsing: "{?=qqq}@?").argumentPlacement(for: .aarch64Linux).returnBufferLocation == "x8")
     #expect(try TypeEncoding(parsing: "{?=qd}").returnLocation(for: .x86_64SysV) == "rax, xmm0")
   }

@@ -159,26 +159,35 @@ extension ArgumentPlacement.Place {
   ///     ArgumentPlacement.Place.split(general: 5..<6, floatingPoint: 0..<0, stackOffset: 0, stackSize: 8)
   ///       .locations(for: .x86_64SysV)  // "r9, stack+0"
   public func locations(for model: DataModel) -> String {
-    let family = ConventionFamily(model)
-    func names(_ general: Range<Int>, _ floatingPoint: Range<Int>) -> [String] {
-      let (integers, floats): ([String], String) =
-        switch family {
-        case .systemV: (["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "xmm")
-        case .aapcs64: ((0..<8).map { "x\($0)" }, "v")
-        case .windowsX64: (["rcx", "rdx", "r8", "r9"], "xmm")
-        case .i386: ([], "xmm")
-        }
-      return general.map { integers.indices.contains($0) ? integers[$0] : "gpr\($0)" }
-        + floatingPoint.map { "\(floats)\($0)" }
-    }
     switch self {
-    case .registers(let general, let floatingPoint): return names(general, floatingPoint).joined(separator: ", ")
+    case .registers: return registerNames(for: model).joined(separator: ", ")
     case .stack(let offset, _): return "stack+\(offset)"
-    case .split(let general, let floatingPoint, let offset, _):
-      return (names(general, floatingPoint) + ["stack+\(offset)"]).joined(separator: ", ")
+    case .split(_, _, let offset, _): return (registerNames(for: model) + ["stack+\(offset)"]).joined(separator: ", ")
     case .none: return "-"
     case .unknown: return "?"
     }
+  }
+
+  /// The names of the registers the place takes on `model` (general-purpose first), as
+  /// ``locations(for:)`` writes them; none for a place on the stack alone.
+  ///
+  ///     ArgumentPlacement.Place.registers(general: 1..<2, floatingPoint: 0..<1).registerNames(for: .aarch64Linux)
+  ///     // ["x1", "v0"]
+  public func registerNames(for model: DataModel) -> [String] {
+    let (general, floatingPoint): (Range<Int>, Range<Int>)
+    switch self {
+    case .registers(let g, let f), .split(let g, let f, _, _): (general, floatingPoint) = (g, f)
+    case .stack, .none, .unknown: return []
+    }
+    let (integers, floats): ([String], String) =
+      switch ConventionFamily(model) {
+      case .systemV: (["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "xmm")
+      case .aapcs64: ((0..<8).map { "x\($0)" }, "v")
+      case .windowsX64: (["rcx", "rdx", "r8", "r9"], "xmm")
+      case .i386: ([], "xmm")
+      }
+    return general.map { integers.indices.contains($0) ? integers[$0] : "gpr\($0)" }
+      + floatingPoint.map { "\(floats)\($0)" }
   }
 }
 
@@ -192,9 +201,7 @@ extension TypeEncoding {
   ///     try TypeEncoding(parsing: "{?=qd}").returnLocation(for: .x86_64SysV)  // "rax, xmm0"
   public func returnLocation(for model: DataModel) -> String {
     let family = ConventionFamily(model)
-    let shape = abiShape(for: model, asParameter: false)
-    // A lone space is a `_Float16`, `__bf16` or `__float128`: all in XMM0 on x86_64 System V.
-    if !shape.isSizeKnown, family == .systemV, case .primitive(.otherFloat) = unqualified { return "xmm0" }
+    let shape = returnShape(for: model)
     func numbered(_ prefix: String, _ count: Int) -> String {
       (0..<count).map { "\(prefix)\($0)" }.joined(separator: ", ")
     }
@@ -297,10 +304,9 @@ struct PlacementState {
   /// its size is not known and decides it. A lone space on x86_64 System V is a `_Float16`, a
   /// `__bf16` or a `__float128`, all three returned in XMM0.
   static func returnsInMemory(_ type: TypeEncoding, model: DataModel) -> Bool? {
-    let shape = type.abiShape(for: model, asParameter: false)
-    if shape.isSizeKnown { return shape.passing == .memory }
-    if ConventionFamily(model) == .systemV, case .primitive(.otherFloat) = type.unqualified { return false }
-    return nil
+    let shape = type.returnShape(for: model)
+    guard shape.isSizeKnown || shape.passing != .unknown else { return nil }
+    return shape.passing == .memory
   }
 
   /// Takes the place of the hidden pointer to a return value in memory: RDI on x86_64 System V,
@@ -508,6 +514,18 @@ struct PlacementState {
 }
 
 extension TypeEncoding {
+  /// How a value of this type is returned on `model`: its ``abiShape(for:asParameter:writtenSlot:assumingHalfPrecision:)``,
+  /// except for a lone space on x86_64 System V, whose size is open but whose register is not:
+  /// `_Float16`, `__bf16` and `__float128` all come back in XMM0.
+  func returnShape(for model: DataModel) -> ABIShape {
+    let shape = abiShape(for: model, asParameter: false)
+    if !shape.isSizeKnown, ConventionFamily(model) == .systemV, case .primitive(.otherFloat) = unqualified {
+      return ABIShape(
+        size: shape.size, alignment: shape.alignment, passing: .eightbytes(.sse, .none), isSizeKnown: false)
+    }
+    return shape
+  }
+
   /// Whether this is an `_Atomic` type, qualifiers removed.
   var isAtomic: Bool {
     if case .atomic = unqualified { return true }

@@ -265,8 +265,8 @@ extension TypeEncoding {
   /// INTEGER throughout.
   var hasOnlyIntegerLeaves: Bool {
     switch self {
-    case .primitive(let code): code.isIntegral || [.cString, .class, .selector, .atom].contains(code)
-    case .object, .block, .pointer, .bitfield: true
+    case .primitive, .object, .block, .pointer: scalarKind != .floatingPoint && scalarKind != .other
+    case .bitfield: true
     case .structure(_, let fields?), .union(_, let fields?):
       !fields.isEmpty && fields.allSatisfy { $0.type.hasOnlyIntegerLeaves }
     case .array(let count, let element): count > 0 && element.hasOnlyIntegerLeaves

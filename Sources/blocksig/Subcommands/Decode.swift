@@ -325,12 +325,10 @@ struct PlaceReportV1: Codable {
   init(_ place: ArgumentPlacement.Place, model: DataModel) {
     text = place.locations(for: model)
     known = place != .unknown
+    registers = place.registerNames(for: model)
     switch place {
-    case .registers: (registers, stackOffset, stackSize) = (text.components(separatedBy: ", "), nil, nil)
-    case .stack(let offset, let size): (registers, stackOffset, stackSize) = ([], offset, size)
-    case .split(_, _, let offset, let size):
-      (registers, stackOffset, stackSize) = (text.components(separatedBy: ", ").dropLast(), offset, size)
-    case .none, .unknown: (registers, stackOffset, stackSize) = ([], nil, nil)
+    case .stack(let offset, let size), .split(_, _, let offset, let size): (stackOffset, stackSize) = (offset, size)
+    case .registers, .none, .unknown: (stackOffset, stackSize) = (nil, nil)
     }
   }
 }
