@@ -196,6 +196,30 @@ import Testing
     #expect(SignatureFrame.fastPathStackBytes <= 1024)
   }
 
+  /// Inside a pointer or a nested signature the fast path reads the types but does not lay them
+  /// out, as the general scanner discards their sizes: a size that overflows only there does not
+  /// make it give up, and both paths still agree.
+  @Test func fastPathReadsPointeesWithoutLayingThemOut() {
+    let inputs = [
+      "v16@?0^[9999999999999999999[9999999999q]]8",
+      "v16@?0^{S=[9999999999999999999c][9999999999999999999c]}8",
+      "v16@?0^{S=b9223372036854775807i1b9223372036854775807i1}8",
+      "v16@?0^(U={T=jA[9223372036854775807c]}^{V=[2[9223372036854775807s]]})8",
+      "v16@?0@?<v@?{S=[9999999999999999999c][9999999999999999999c]}>8",
+      "v16@?0^{P=^{Q=[9999999999999999999c][9999999999999999999c]}[4{R=}]}8",
+    ]
+    for text in inputs {
+      let bytes = Array(text.utf8)
+      #expect(Self.expectAgreement(bytes), "\(text) is valid")
+      let taken = bytes.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) }
+      #expect(taken?.arguments.map(\.size) == [8, 8], "the fast path takes \(text)")
+    }
+    // The same sizes outside a pointer overflow: the general scanner reports them.
+    #expect(throws: SignatureError.self) {
+      try SignatureFrame(parsing: "v16@?0{S=[9999999999999999999c][9999999999999999999c]}8")
+    }
+  }
+
   /// The fast path settles in one pass every signature whose written offsets are clang's running
   /// sums — nothing to reconcile — and hands the others, from the first offset that is not, to
   /// the two passes; both give the tree's numbers (`expectAgreement`).

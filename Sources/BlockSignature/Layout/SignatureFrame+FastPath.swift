@@ -11,7 +11,9 @@
 // reports the error with the same kind and offset as the tree parser. What it accepts it
 // measures with the shared `LayoutRules`, `AggregateLayout` and `ArgumentOffsets`, so both paths
 // give the same numbers (`SignatureFrameTests` compares them on the corpus, the fixtures and
-// random inputs; the `FuzzSignature` target does too).
+// random inputs; the `FuzzSignature` target does too). Inside a pointer or a nested signature
+// it checks the syntax and lays nothing out: no size there reaches the result, and the general
+// scanner discards those sizes too.
 
 /// One node the fast scanner is inside of: what completes it once its inner type is measured.
 struct FastNesting {
@@ -100,6 +102,9 @@ struct FastScanner {
     var depth = 0
     // The nesting level of the next node: its parent's, plus the qualifiers read since.
     var level = 0
+    // Open pointers and nested signatures: inside one, types are read but not laid out (their
+    // sizes never reach the result, and the general scanner discards their overflows too).
+    var opaque = 0
     while true {
       guard index < count else { return false }
       let byte = base[index]
@@ -114,6 +119,7 @@ struct FastScanner {
           continue
         case 0x5E:  // ^
           guard push(.pointer, depth: &depth, level: &level) else { return false }
+          opaque &+= 1
           continue
         case 0x6A:  // j
           guard push(.complex, depth: &depth, level: &level) else { return false }
@@ -150,9 +156,12 @@ struct FastScanner {
             if first == close {
               // `{name=}`: no fields; `finish(rules:)` sizes an empty record.
               index &+= 1
-              guard let (total, emptyAlignment) = AggregateLayout(isUnion: isUnion).finish(rules: rules)
-              else { return false }
-              (size, alignment, shape) = (total, emptyAlignment, .aggregate)
+              if opaque == 0 {
+                guard let (total, emptyAlignment) = AggregateLayout(isUnion: isUnion).finish(rules: rules)
+                else { return false }
+                (size, alignment) = (total, emptyAlignment)
+              }
+              shape = .aggregate
             } else {
               if first == 0 || first == 0x22 { return false }
               guard push(.aggregate, depth: &depth, level: &level) else { return false }
@@ -170,6 +179,7 @@ struct FastScanner {
             if peek() == 0x3C {  // <
               index &+= 1
               guard push(.nestedSignature, depth: &depth, level: &level) else { return false }
+              opaque &+= 1
               continue
             }
           } else if next == 0x22 {  // "
@@ -195,28 +205,37 @@ struct FastScanner {
         case .pointer:
           (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
           caveats = top.pointee.savedCaveats
+          opaque &-= 1
         case .complex:
-          guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
-          (size, alignment, shape) = (total, elementAlignment, .other)
+          if opaque == 0 {
+            guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
+            (size, alignment) = (total, elementAlignment)
+          }
+          shape = .other
         case .atomic:
-          (size, alignment) = rules.atomic((size, alignment))
+          if opaque == 0 { (size, alignment) = rules.atomic((size, alignment)) }
           shape = .aggregate
         case .array:
           guard peek() == 0x5D else { return false }  // ]
           index &+= 1
-          guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
-          else { return false }
-          (size, alignment, shape) = (total, elementAlignment, .array)
+          if opaque == 0 {
+            guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
+            else { return false }
+            (size, alignment) = (total, elementAlignment)
+          }
+          shape = .array
         case .aggregate:
-          let placed =
-            if shape == .bitfield {
-              top.pointee.aggregate.addBitfield(
-                bitOffset: bitfieldType == 0 ? nil : bitfieldOffset, declaredType: TypeCode(rawValue: bitfieldType),
-                width: bitfieldWidth, rules: rules)
-            } else {
-              top.pointee.aggregate.addField(size: size, alignment: alignment)
-            }
-          guard placed != nil else { return false }
+          if opaque == 0 {
+            let placed =
+              if shape == .bitfield {
+                top.pointee.aggregate.addBitfield(
+                  bitOffset: bitfieldType == 0 ? nil : bitfieldOffset, declaredType: TypeCode(rawValue: bitfieldType),
+                  width: bitfieldWidth, rules: rules)
+              } else {
+                top.pointee.aggregate.addField(size: size, alignment: alignment)
+              }
+            guard placed != nil else { return false }
+          }
           let next = peek()
           if next != (top.pointee.aggregate.isUnion ? 0x29 : 0x7D) {
             if next == 0 || next == 0x22 { return false }
@@ -224,9 +243,12 @@ struct FastScanner {
             break completing
           }
           index &+= 1
-          caveats.formUnion(top.pointee.aggregate.caveats)
-          guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
-          (size, alignment, shape) = (total, aggregateAlignment, .aggregate)
+          if opaque == 0 {
+            caveats.formUnion(top.pointee.aggregate.caveats)
+            guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
+            (size, alignment) = (total, aggregateAlignment)
+          }
+          shape = .aggregate
         case .nestedSignature:
           let next = peek()
           if next != 0x3E {  // >
@@ -237,6 +259,7 @@ struct FastScanner {
           index &+= 1
           (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
           caveats = top.pointee.savedCaveats
+          opaque &-= 1
         }
         depth &-= 1
         level = depth > 0 ? Int(stack[depth &- 1].level) : 0
