@@ -220,6 +220,45 @@ import Testing
     }
   }
 
+  /// The fast path reads a record's name eight bytes at a time: names of every length, ended
+  /// by `=`, `}` or `)` at every position of a word, near the end of the input or not, and with
+  /// a byte the name check looks at (0, not ASCII, a quote, the other closing byte) anywhere,
+  /// read as the tree parser reads them.
+  @Test func recordNamesOfEveryLengthAgree() {
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    for length in 0...26 {
+      let name = (0..<length).map { letters[($0 * 7 + length) % letters.count] }
+      var inputs: [[UInt8]] = []
+      for (open, close) in [(UInt8(ascii: "{"), UInt8(ascii: "}")), (UInt8(ascii: "("), UInt8(ascii: ")"))] {
+        let record = [open] + name + Array("=i".utf8) + [close]
+        let opaque = [open] + name + [close]
+        inputs.append(Array("v16@?0".utf8) + record + Array("8".utf8))
+        inputs.append(Array("v16@?0^".utf8) + opaque + Array("8".utf8))
+        inputs.append(record)
+        inputs.append(Array("v@?".utf8) + [open] + name)
+        inputs.append(Array("v@?".utf8) + [open] + name + Array("=".utf8))
+        for position in 0..<length {
+          let odds: [[UInt8]] = [
+            [0], [0xC3, 0xA9], [0xFF], [UInt8(ascii: "\"")], [UInt8(ascii: "}")], [UInt8(ascii: ")")],
+          ]
+          for odd in odds {
+            var changed = name
+            changed.replaceSubrange(position..<(position + 1), with: odd)
+            inputs.append(Array("v16@?0".utf8) + [open] + changed + Array("=i".utf8) + [close] + Array("8".utf8))
+          }
+        }
+      }
+      for input in inputs {
+        let valid = Self.expectAgreement(input)
+        let text = String(decoding: input, as: UTF8.self)
+        if valid, input.allSatisfy({ $0 != 0 && $0 < 0x80 && $0 != UInt8(ascii: "\"") }) {
+          let taken = input.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) != nil }
+          #expect(taken, "the fast path takes \(text)")
+        }
+      }
+    }
+  }
+
   /// The fast path settles in one pass every signature whose written offsets are clang's running
   /// sums — nothing to reconcile — and hands the others, from the first offset that is not, to
   /// the two passes; both give the tree's numbers (`expectAgreement`).

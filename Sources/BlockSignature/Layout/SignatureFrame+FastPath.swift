@@ -139,13 +139,29 @@ struct FastScanner {
           // The name, with a local position (one store after the loop, not one per byte).
           var position = index
           var next: UInt8
+          // Eight bytes at a time: the first that ends the name, is 0 or is not ASCII.
+          let closeInEveryByte = UInt64(close) &* 0x0101_0101_0101_0101
           while true {
-            guard position < count else { return false }
-            next = base[position]
+            if position &+ 8 <= count {
+              let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+              let found = FastScanner.nameEnds(in: word, closeInEveryByte: closeInEveryByte)
+              if found == 0 {
+                position &+= 8
+                continue
+              }
+              position &+= found.trailingZeroBitCount &>> 3
+              next = base[position]
+            } else {
+              guard position < count else { return false }
+              next = base[position]
+              if next != 0x3D && next != close && next != 0 && next < 0x80 {
+                position &+= 1
+                continue
+              }
+            }
             if next == 0x3D || next == close { break }
             // A byte the name check (UTF-8 validation) would look at.
-            if next == 0 || next >= 0x80 { return false }
-            position &+= 1
+            return false
           }
           index = position &+ 1
           if next == close {
@@ -311,6 +327,23 @@ struct FastScanner {
   /// `measure()` as a call, so that `measureTopLevel()` stays small enough to be inlined.
   @inline(never)
   mutating func measureOutOfLine() -> Bool { measure() }
+
+  /// The bytes of `word` (eight bytes of the input, the first in the low bits) that end a name
+  /// (`=`, or the record's closing byte, repeated in each byte of `closeInEveryByte`), are 0 or
+  /// are not ASCII, as their high bits; 0 when there are none. The classic test for a zero byte, `(x - 0x01…01) & ~x & 0x80…80`, may
+  /// also mark a byte after a true one (the borrow runs upward), never before: the lowest bit
+  /// set is exact, and so is 0.
+  @inline(__always)
+  static func nameEnds(in word: UInt64, closeInEveryByte: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let equal = word ^ 0x3D3D_3D3D_3D3D_3D3D
+    let close = word ^ closeInEveryByte
+    let zero = (word &- ones) & ~word
+    let zeroEqual = (equal &- ones) & ~equal
+    let zeroClose = (close &- ones) & ~close
+    return (zero | zeroEqual | zeroClose | word) & highs
+  }
 
   /// Opens a node one level below `level`; `false` beyond the depth limit.
   @inline(__always)
