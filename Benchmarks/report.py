@@ -10,7 +10,9 @@ Steps:
   3. `corpus-check` gives our answers on the whole corpus;
   4. the ordo-one benchmarks run (they read the subsets), exported as JMH JSON;
   5. each peer is timed on its subset (`driver bench`), in the same run;
-  6. the table is printed (and written to .build-peers/table.md).
+  6. the table is printed (and written to .build-peers/table.md), then our reader's time on the
+     distinct block signatures the scanner finds in the toolchain's binaries (no peer reads
+     block signatures) and, under valgrind, the instruction counts.
 """
 
 import glob
@@ -183,6 +185,7 @@ def main():
     print("running the ordo-one benchmarks...", file=sys.stderr)
     benchmarks = run_benchmarks()
     print_table(corpus, peers, status, benchmarks, timings)
+    time_toolchain_signatures()
     counted = {}
     if os.environ.get("BENCH_INSTRUCTIONS", "1") != "0" and shutil.which("valgrind"):
         print("counting instructions under callgrind...", file=sys.stderr)
@@ -241,6 +244,41 @@ def gnustep_instructions(checker, peers, passes=20):
             f"| {ours:.0f} | GNUstep {theirs:.0f} | {theirs / ours:.2f} |"], (ours, theirs)
 
 
+def toolchain_signatures():
+    """The distinct block signatures the scanner finds in the toolchain's binaries (the scanner
+    benchmark's files: libdispatch, libFoundation, libswiftCore, swift-frontend), written to
+    .build-peers/toolchain-signatures.txt: signatures as real code has them, long pointer-to-record
+    types with long names, beside the corpus's random C types. Returns (path, count), or
+    (None, 0) when there are none."""
+    out = subprocess.run([os.path.join(HERE, ".build", "release", "corpus-check"), "--scan-signatures"],
+                         check=True, capture_output=True, text=True).stdout
+    signatures = [line for line in out.splitlines() if line]
+    if not signatures:
+        return None, 0
+    path = os.path.join(WORK, "toolchain-signatures.txt")
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line in signatures))
+    return path, len(signatures)
+
+
+def time_toolchain_signatures():
+    """Our reader on the toolchain's signatures, timed as the paired timing times it (`--bench`,
+    the median of 5 passes of about 0.2 s); prints one line, returns nothing."""
+    path, count = toolchain_signatures()
+    if path is None:
+        return
+    checker = os.path.join(HERE, ".build", "release", "corpus-check")
+    out = subprocess.run([checker, "--bench", "reader", "5", path], check=True, capture_output=True,
+                         text=True).stdout.splitlines()[-1].split("\t")
+    average = sum(len(line) for line in open(path).read().splitlines()) / count
+    text = (f"\nreader-parse+layout on the {count} distinct block signatures found in the toolchain's "
+            f"binaries ({average:.0f} bytes on average): {float(out[2]):.1f} ns per signature "
+            f"(median of 5; fastest {float(out[3]):.1f})")
+    print(text)
+    with open(os.path.join(WORK, "table.md"), "a") as f:
+        f.write(text + "\n")
+
+
 def print_instructions(corpus, peers):
     """Instructions per signature (callgrind): exact and repeatable on a shared machine, where
     wall-clock times move by tens of percent. GNUstep is counted one process per signature,
@@ -253,6 +291,7 @@ def print_instructions(corpus, peers):
                    check=True)
     subset = os.path.join(WORK, "subset-libobjc.txt")
     n_subset = len(peers["libobjc"]["subset"])
+    toolchain, n_toolchain = toolchain_signatures()
     rows = []
     counted = {}
     for mode, label in (("fast", "single pass (SignatureFrame)"), ("reader", "single pass (SignatureFrame.Reader)"),
@@ -264,6 +303,9 @@ def print_instructions(corpus, peers):
         rows.append(f"| {label} | libobjc-subset ({n_subset}) | {ours:.0f} | libobjc {theirs:.0f} | {theirs / ours:.2f} |")
         if mode == "reader":
             counted = {"corpus": whole, "libobjc": (ours, theirs)}
+        if toolchain:
+            mine = instructions(lambda p: [checker, "--repeat", mode, str(p), toolchain]) / n_toolchain
+            rows.append(f"| {label} | toolchain signatures ({n_toolchain}) | {mine:.0f} | — | — |")
     if os.environ.get("BENCH_GNUSTEP_INSTRUCTIONS") == "1":
         gnustep_rows, counted["gnustep"] = gnustep_instructions(checker, peers)
         rows += gnustep_rows

@@ -4,6 +4,7 @@
 //   corpus-check --summary  counts only
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
+//   corpus-check --scan-signatures  the distinct block signatures found in those files, one per line
 //   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast, reader) N times over the corpus (or
 //                           the signatures of FILE, one per line) and prints a checksum: for
 //                           instruction counts, run under valgrind with two values of N and divide
@@ -89,6 +90,21 @@ if CommandLine.arguments.contains("--clean-pairs") {
     FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
     exit(1)
   }
+}
+
+if CommandLine.arguments.contains("--scan-signatures") {
+  // The distinct signatures of the blocks in the scanner benchmark's files, in the order found.
+  var seen = Set<String>()
+  var output = ""
+  for path in ScanFiles.paths() {
+    guard let reports = try? BinaryScanner.scan(fileAt: path) else { continue }
+    for block in reports.flatMap(\.blocks) {
+      guard let signature = block.signature, !signature.contains("\n"), seen.insert(signature).inserted else { continue }
+      output += signature + "\n"
+    }
+  }
+  FileHandle.standardOutput.write(Data(output.utf8))
+  exit(0)
 }
 
 if CommandLine.arguments.contains("--scan") {
