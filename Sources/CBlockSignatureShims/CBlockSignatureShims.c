@@ -12,12 +12,17 @@
 #endif
 
 long cbs_read_memory(const void *address, void *buffer, size_t count) {
+  return cbs_read_process_memory(-1, (uintptr_t)address, buffer, count);
+}
+
+long cbs_read_process_memory(int pid, uintptr_t address, void *buffer, size_t count) {
 #if defined(__linux__)
   struct iovec local = {buffer, count};
   struct iovec remote = {(void *)address, count};
-  ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  ssize_t n = process_vm_readv(pid < 0 ? getpid() : (pid_t)pid, &local, 1, &remote, 1, 0);
   return (long)n;
 #else
+  (void)pid;
   (void)address;
   (void)buffer;
   (void)count;

@@ -28,13 +28,10 @@ import Testing
     deinit { munmap(base, 2 * page) }
   }
 
+  /// The error of reading `pointer`, which reading it as another process's memory must give too.
   func inspectionError(_ pointer: UnsafeRawPointer) -> BlockInspectionError? {
-    do {
-      _ = try BlockInfo(inspecting: pointer)
-      return nil
-    } catch {
-      return error
-    }
+    if case .failure(let error) = expectProcessReadAgrees(pointer) { return error }
+    return nil
   }
 
   /// A global block at `block` (32 bytes) with `flags` and `descriptor`.

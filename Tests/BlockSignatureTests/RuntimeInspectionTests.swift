@@ -295,7 +295,7 @@ import Testing
   @Test func signatureSizeAndHelpersAreResolvedRelatively() throws {
     let flags = Int32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_HAS_COPY_DISPOSE | CBA_BLOCK_NEEDS_FREE)
     try withSmallBlock(flags: flags) { block, base in
-      let info = try BlockInfo(inspecting: block)
+      let info = try expectProcessReadAgrees(block).get()
       #expect(info.hasSmallDescriptor)
       #expect(info.size == 48)
       #expect(info.signature == "v8@?0")
@@ -307,7 +307,7 @@ import Testing
 
   @Test func noSignatureFlagMeansNoSignature() throws {
     try withSmallBlock(flags: Int32(CBA_BLOCK_IS_GLOBAL)) { block, _ in
-      let info = try BlockInfo(inspecting: block)
+      let info = try expectProcessReadAgrees(block).get()
       #expect(info.signature == nil)
       #expect(info.copyHelperAddress == nil)
     }
@@ -317,7 +317,7 @@ import Testing
     let flags = Int32(
       bitPattern: UInt32(CBA_BLOCK_HAS_SIGNATURE | CBA_BLOCK_INLINE_LAYOUT_STRING | CBA_BLOCK_IS_GLOBAL) | 0x8000_0000)
     try withSmallBlock(flags: flags, layout: 0x102) { block, _ in
-      let info = try BlockInfo(inspecting: block)
+      let info = try expectProcessReadAgrees(block).get()
       #expect(info.extendedLayout == ExtendedLayout(inlineValue: 0x102))
       #expect(info.extendedLayout?.strongCount == 1)
       #expect(info.extendedLayout?.weakCount == 2)

@@ -14,7 +14,7 @@ extension SymbolInfo {
   public func resolvingLocalSymbols() -> SymbolInfo {
     guard name == nil, let imagePath, let imageBase else { return self }
     guard let file = try? MappedFile(path: imagePath), ELFLoader.isELF(file.bytes),
-      let image = try? ELFLoader.load(file.bytes)
+      let image = try? ELFLoader.load(file.bytes, readingRelocations: false)
     else { return self }
     // Shared objects and PIEs: symbol values are relative to the load base; a non-PIE
     // executable's are absolute.

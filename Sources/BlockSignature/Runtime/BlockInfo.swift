@@ -25,6 +25,8 @@ public struct BlockInfo: Hashable, Sendable {
   public var isa: UInt
   /// The symbol ``isa`` points to (e.g. `_NSConcreteGlobalBlock`), when one is known.
   public var isaSymbol: String?
+  /// What is known about ``isa``: its image, and the symbol there.
+  public var isaSymbolInfo: SymbolInfo?
   /// The flags word.
   public var flags: BlockFlags
   /// Where the block lives, from its flags.
@@ -66,11 +68,14 @@ public struct BlockInfo: Hashable, Sendable {
   public var referenceCountConvention: BlocksRuntime.ReferenceCountConvention?
   /// Whether every pointer was checked against the process's mappings.
   public var memoryWasChecked: Bool
+  /// The process the block was read from, when it is not this one
+  /// (``init(inspecting:inProcess:)``).
+  public var processID: Int32?
 
   /// The longest signature read, in bytes.
   public static let signatureLimit = 1 << 16
 
-  /// Reads the block at `pointer`.
+  /// Reads the block at `pointer`, in this process.
   ///
   /// - Parameters:
   ///   - pointer: the block literal's address.
@@ -82,25 +87,73 @@ public struct BlockInfo: Hashable, Sendable {
     guard let pointer else {
       throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
     }
-    let address = UInt(bitPattern: pointer)
+    try self.init(
+      reading: UInt(bitPattern: pointer), memory: ProcessMemory(), symbol: { SymbolInfo(address: $0) },
+      runtime: { _ in runtime })
+  }
+
+  /// Reads the block at `address` in another process, without stopping or changing it.
+  ///
+  /// Its memory is read with `process_vm_readv`, which needs the right to trace the process
+  /// (the same user and, under Yama, a `ptrace_scope` that allows it, or `CAP_SYS_PTRACE`); the
+  /// names of `isa`, `invoke` and the helpers come from the image files that
+  /// `/proc/<pid>/maps` lists (their `.symtab` too, so local functions are named), and the
+  /// reference-count convention from the blocks runtime the process has mapped. The process
+  /// runs on meanwhile: a stack or heap block it frees while it is read gives an error, or a
+  /// snapshot of whatever the memory then held.
+  ///
+  ///     // blocksig inspect --pid 4242 --address 0x55d0c6f4a2c0
+  ///     let info = try BlockInfo(inspecting: 0x55d0_c6f4_a2c0, inProcess: 4242)
+  ///     info.signature  // "v16@?0d8"
+  ///
+  /// - Parameters:
+  ///   - address: the block literal's address in that process.
+  ///   - pid: the process.
+  /// - Throws: ``BlockInspectionError``: ``BlockInspectionError/Kind/processNotReadable`` when
+  ///   the process does not exist or may not be read, otherwise as for a block of this process.
+  public init(inspecting address: UInt, inProcess pid: Int32) throws(BlockInspectionError) {
+    guard address != 0 else {
+      throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
+    }
+    let images = ProcessImages(pid: pid)
+    try self.init(
+      reading: address, memory: ProcessMemory(process: pid), symbol: images.symbol(at:),
+      runtime: images.runtime(forIsa:))
+    processID = pid
+  }
+
+  /// Reads the block at `address` through `memory`: the header and the descriptor parts its
+  /// flags announce are copied out first, and the `CBlockABI` accessors read the copies.
+  private init(
+    reading address: UInt, memory: ProcessMemory, symbol: (UInt) -> SymbolInfo?,
+    runtime runtimeForIsa: (UInt) -> BlocksRuntime?
+  ) throws(BlockInspectionError) {
     let word = UInt(MemoryLayout<UnsafeRawPointer>.size)
     guard address % word == 0 else {
       throw BlockInspectionError(
         kind: .misaligned, address: address, reason: "block pointer is not aligned to \(word) bytes")
     }
-    let memory = ProcessMemory()
-    let header = MemoryLayout<CBA_Block_layout>.size
-    guard memory.isReadable(address, count: header) else {
-      throw BlockInspectionError(
-        kind: .unreadableMemory, address: address, reason: "the \(header)-byte block header is not readable memory")
+    /// The error for a failed read of `what` at `at`.
+    func unreadable(_ error: SystemCallError, at: UInt, _ what: String) -> BlockInspectionError {
+      if let pid = memory.pid, error.code != SystemErrno.fault {
+        return BlockInspectionError(
+          kind: .processNotReadable, address: at, blockAddress: address,
+          reason: "cannot read process \(pid): \(error.reason)")
+      }
+      return BlockInspectionError(
+        kind: .unreadableMemory, address: at, blockAddress: address, reason: "\(what) is not readable memory")
     }
-    let block = pointer.assumingMemoryBound(to: CBA_Block_layout.self)
-    let flags = BlockFlags(rawValue: cba_block_flags(block))
-    guard let descriptor = cba_block_descriptor(block) else {
+    var block = CBA_Block_layout()
+    let header = MemoryLayout<CBA_Block_layout>.size
+    if let error = memory.read(CBA_Block_layout.self, at: address, into: &block) {
+      throw unreadable(error, at: address, "the \(header)-byte block header")
+    }
+    let flags = BlockFlags(rawValue: cba_block_flags(&block))
+    guard let remoteDescriptor = cba_block_descriptor(&block) else {
       throw BlockInspectionError(kind: .nullDescriptor, address: address, reason: "descriptor pointer is null")
     }
-    let descriptorAddress = UInt(bitPattern: descriptor)
-    // Check every descriptor part the flags announce before any accessor reads it.
+    let descriptorAddress = UInt(bitPattern: remoteDescriptor)
+    // Every descriptor part the flags announce is read before any accessor looks at one.
     let partsSize: Int
     if flags.contains(.smallDescriptor) {
       partsSize = MemoryLayout<CBA_Block_descriptor_small>.size - (flags.contains(.hasCopyDispose) ? 0 : 8)
@@ -110,15 +163,42 @@ public struct BlockInfo: Hashable, Sendable {
         + (flags.contains(.hasCopyDispose) ? MemoryLayout<CBA_Block_descriptor_2>.size : 0)
         + (flags.contains(.hasSignature) ? MemoryLayout<CBA_Block_descriptor_3>.size : 0)
     }
-    guard descriptorAddress % (flags.contains(.smallDescriptor) ? 4 : word) == 0,
-      memory.isReadable(descriptorAddress, count: partsSize)
-    else {
-      throw BlockInspectionError(
-        kind: .unreadableMemory, address: descriptorAddress, blockAddress: address,
-        reason: "descriptor at 0x\(String(descriptorAddress, radix: 16)) (\(partsSize) bytes for flags \(flags)) "
-          + "is not readable memory")
+    // Room for the largest: three classic parts, six words.
+    var parts: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    let descriptorError: SystemCallError? =
+      descriptorAddress % (flags.contains(.smallDescriptor) ? 4 : word) != 0
+      ? SystemCallError(call: "read", code: SystemErrno.fault)
+      : withUnsafeMutableBytes(of: &parts) { memory.read(descriptorAddress, into: .init(rebasing: $0[..<partsSize])) }
+    if let descriptorError {
+      throw unreadable(
+        descriptorError, at: descriptorAddress,
+        "descriptor at 0x\(String(descriptorAddress, radix: 16)) (\(partsSize) bytes for flags \(flags))")
     }
-    let size = Int(truncatingIfNeeded: cba_block_descriptor_size(block))
+
+    // The accessors read the copies: the copied header points at the copied descriptor. A
+    // small descriptor's fields are relative to their own address, so what the accessors
+    // derive from one points into the copy and is moved back to the descriptor's address.
+    var copy = block
+    let (size, reserved, copyHelper, disposeHelper, signature, layoutWord) = withUnsafeMutableBytes(of: &parts) {
+      local in
+      copy.descriptor = local.baseAddress!.assumingMemoryBound(to: CBA_Block_descriptor_1.self)
+      let localBase = UInt(bitPattern: local.baseAddress)
+      let isSmall = flags.contains(.smallDescriptor)
+      func remote(_ pointer: UnsafeRawPointer?) -> UInt? {
+        guard let pointer else { return nil }
+        let value = UInt(bitPattern: pointer)
+        return isSmall ? value &- localBase &+ descriptorAddress : value
+      }
+      var layout = UInt(cba_block_layout_word(&copy))
+      if isSmall, !flags.contains(.inlineLayoutString), layout != 0 {
+        layout = layout &- localBase &+ descriptorAddress
+      }
+      return (
+        Int(truncatingIfNeeded: cba_block_descriptor_size(&copy)), UInt(cba_block_descriptor_reserved(&copy)),
+        remote(cba_block_copy_helper(&copy)), remote(cba_block_dispose_helper(&copy)),
+        remote(cba_block_signature(&copy).map(UnsafeRawPointer.init)), layout
+      )
+    }
     guard size >= header, size <= 1 << 30 else {
       throw BlockInspectionError(
         kind: .implausibleSize, address: descriptorAddress, blockAddress: address,
@@ -129,47 +209,50 @@ public struct BlockInfo: Hashable, Sendable {
     self.address = address
     self.flags = flags
     self.descriptorAddress = descriptorAddress
-    self.descriptorReserved = UInt(cba_block_descriptor_reserved(block))
+    self.descriptorReserved = reserved
     self.size = size
     self.memoryWasChecked = memory.isChecked
-    isa = cba_block_isa(block).map { UInt(bitPattern: $0) } ?? 0
-    isaSymbol = SymbolInfo(address: isa)?.name
-    invokeAddress = cba_block_invoke(block).map { UInt(bitPattern: $0) } ?? 0
-    invoke = SymbolInfo(address: invokeAddress)
-    copyHelperAddress = cba_block_copy_helper(block).map { UInt(bitPattern: $0) }
-    disposeHelperAddress = cba_block_dispose_helper(block).map { UInt(bitPattern: $0) }
-    copyHelper = copyHelperAddress.flatMap { SymbolInfo(address: $0) }
-    disposeHelper = disposeHelperAddress.flatMap { SymbolInfo(address: $0) }
+    processID = nil
+    isa = cba_block_isa(&block).map { UInt(bitPattern: $0) } ?? 0
+    isaSymbolInfo = symbol(isa)
+    isaSymbol = isaSymbolInfo?.name
+    invokeAddress = cba_block_invoke(&block).map { UInt(bitPattern: $0) } ?? 0
+    invoke = symbol(invokeAddress)
+    copyHelperAddress = copyHelper
+    disposeHelperAddress = disposeHelper
+    self.copyHelper = copyHelper.flatMap(symbol)
+    self.disposeHelper = disposeHelper.flatMap(symbol)
 
-    if let signature = cba_block_signature(block) {
-      let signatureAddress = UInt(bitPattern: signature)
-      guard let read = memory.cString(at: signatureAddress, limit: Self.signatureLimit) else {
-        throw BlockInspectionError(
-          kind: .unreadableMemory, address: signatureAddress, blockAddress: address,
-          reason: "signature at 0x\(String(signatureAddress, radix: 16)) is not readable memory")
+    if let signature {
+      switch memory.cString(at: signature, limit: Self.signatureLimit) {
+      case .failure(let error):
+        throw unreadable(error, at: signature, "signature at 0x\(String(signature, radix: 16))")
+      case .success(let read):
+        guard read.terminated else {
+          throw BlockInspectionError(
+            kind: .unterminatedSignature, address: signature, blockAddress: address,
+            reason: "signature at 0x\(String(signature, radix: 16)) has no NUL within "
+              + "\(read.bytes.count) readable bytes")
+        }
+        signatureBytes = read.bytes
       }
-      guard read.terminated else {
-        throw BlockInspectionError(
-          kind: .unterminatedSignature, address: signatureAddress, blockAddress: address,
-          reason: "signature at 0x\(String(signatureAddress, radix: 16)) has no NUL within "
-            + "\(read.bytes.count) readable bytes")
-      }
-      signatureBytes = read.bytes
     } else {
       signatureBytes = nil
     }
 
-    layoutWord = UInt(cba_block_layout_word(block))
+    self.layoutWord = layoutWord
     if flags.contains(.hasExtendedLayout) {
       if layoutWord == 0 {
         extendedLayout = ExtendedLayout.none
       } else if cba_layout_word_is_inline(layoutWord) != 0 {
         extendedLayout = ExtendedLayout(inlineValue: layoutWord)
       } else {
-        guard let read = memory.cString(at: layoutWord, limit: 4096) else {
-          throw BlockInspectionError(
-            kind: .unreadableMemory, address: layoutWord, blockAddress: address,
-            reason: "extended layout at 0x\(String(layoutWord, radix: 16)) is not readable memory")
+        let read: (bytes: [UInt8], terminated: Bool)
+        switch memory.cString(at: layoutWord, limit: 4096) {
+        case .failure(let error):
+          throw unreadable(error, at: layoutWord, "extended layout at 0x\(String(layoutWord, radix: 16))")
+        case .success(let bytes):
+          read = bytes
         }
         do {
           extendedLayout = try ExtendedLayout(decoding: read.bytes + (read.terminated ? [0] : []))
@@ -183,7 +266,7 @@ public struct BlockInfo: Hashable, Sendable {
       extendedLayout = nil
     }
 
-    if BlockKind(flags: flags) == .heap, let convention = runtime?.referenceCountConvention {
+    if BlockKind(flags: flags) == .heap, let convention = runtimeForIsa(isa)?.referenceCountConvention {
       referenceCount = convention.referenceCount(flags: flags)
       referenceCountConvention = convention
     } else {

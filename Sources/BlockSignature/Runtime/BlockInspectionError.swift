@@ -31,6 +31,9 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
     public static let malformedLayout = Kind(rawValue: "malformedLayout")
     /// The object does not look like a block (its `isa` is no blocks runtime class).
     public static let notABlock = Kind(rawValue: "notABlock")
+    /// The process to read from does not exist or may not be read (another user, Yama's
+    /// `ptrace_scope`).
+    public static let processNotReadable = Kind(rawValue: "processNotReadable")
   }
 
   /// The kind of failure.

@@ -61,6 +61,18 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
     return found
   }
 
+  /// The blocks runtimes mapped into process `pid`, read from its image files (see
+  /// ``BlockInfo/init(inspecting:inProcess:)``): the image that contains `address` (give a
+  /// block's `isa`: a runtime class lives in its runtime, even one linked into the executable)
+  /// first, then the images named like a runtime (`libBlocksRuntime…`), those that define
+  /// `_Block_copy`.
+  ///
+  ///     BlocksRuntime.loaded(inProcess: 4242, containing: info.isa).first?.path
+  ///     // "/usr/lib/swift/linux/libBlocksRuntime.so"
+  public static func loaded(inProcess pid: Int32, containing address: UInt = 0) -> [BlocksRuntime] {
+    ProcessImages(pid: pid).loadedRuntimes(preferring: address)
+  }
+
   /// The signature the runtime itself reports for a block (`_Block_signature`), or nil when
   /// the runtime does not export that query or the block has none.
   ///

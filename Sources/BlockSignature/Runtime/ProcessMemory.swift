@@ -1,16 +1,21 @@
 import CBlockSignatureShims
 
-/// Checked reads of this process's own memory.
+/// Checked reads of a process's memory: this process's own, or another's.
 ///
-/// On Linux, `process_vm_readv` on the process itself fails with `EFAULT` for an unmapped
-/// or unreadable (`PROT_NONE`) address instead of faulting, so a wild pointer becomes an
-/// error rather than a crash. Where that call is unavailable (another OS, a seccomp
-/// sandbox), reads are unchecked and ``isChecked`` is false.
+/// On Linux, `process_vm_readv` fails with `EFAULT` for an unmapped or unreadable
+/// (`PROT_NONE`) address instead of faulting, so a wild pointer becomes an error rather than
+/// a crash. Where that call is unavailable for this process (another OS, a seccomp sandbox),
+/// its own reads are unchecked and ``isChecked`` is false; another process's memory is read
+/// through that call only.
 struct ProcessMemory {
+  /// The process read; nil for this one.
+  let pid: Int32?
   /// Whether reads are checked against the process's mappings.
   let isChecked: Bool
 
+  /// This process's memory.
   init() {
+    pid = nil
     var probe: UInt64 = 0
     var target: UInt64 = 0x5a5a
     let read = withUnsafeMutableBytes(of: &probe) { buffer in
@@ -19,31 +24,46 @@ struct ProcessMemory {
     isChecked = read == 8 && probe == target
   }
 
-  /// Whether `count` bytes at `address` can be read.
-  func isReadable(_ address: UInt, count: Int) -> Bool {
-    guard address != 0, count >= 0 else { return false }
-    let (end, overflow) = address.addingReportingOverflow(UInt(count))
-    guard !overflow else { return false }
-    guard isChecked else { return true }
-    var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-    var position = address
-    while position < end {
-      let chunk = Int(min(UInt(MemoryLayout.size(ofValue: scratch)), end - position))
-      let read = withUnsafeMutableBytes(of: &scratch) { buffer in
-        cbs_read_memory(UnsafeRawPointer(bitPattern: position), buffer.baseAddress!, chunk)
-      }
-      guard read > 0 else { return false }
-      position += UInt(read)
+  /// The memory of process `pid`, read with `process_vm_readv` (which needs the right to trace
+  /// it: the same user and, under Yama, a `ptrace_scope` that allows it, or `CAP_SYS_PTRACE`).
+  init(process pid: Int32) {
+    self.pid = pid
+    isChecked = true
+  }
+
+  /// Copies `buffer.count` bytes at `address` into `buffer`; nil when every byte was read,
+  /// otherwise why not (`EFAULT` where the memory is not readable, `ESRCH` when the process is
+  /// gone, `EPERM` when it may not be read).
+  func read(_ address: UInt, into buffer: UnsafeMutableRawBufferPointer) -> SystemCallError? {
+    let fault = SystemCallError(call: "process_vm_readv", code: SystemErrno.fault)
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+    guard address != 0, !address.addingReportingOverflow(UInt(buffer.count)).overflow else { return fault }
+    guard isChecked else {
+      // Unchecked (this process only): the caller vouches for the address.
+      base.copyMemory(from: UnsafeRawPointer(bitPattern: address)!, byteCount: buffer.count)
+      return nil
     }
-    return true
+    var done = 0
+    while done < buffer.count {
+      let read = cbs_read_process_memory(pid ?? -1, address + UInt(done), base + done, buffer.count - done)
+      if read < 0 { return SystemCallError(call: "process_vm_readv", code: system_errno()) }
+      if read == 0 { return fault }
+      done += read
+    }
+    return nil
+  }
+
+  /// Reads a value of a trivial type `T` at `address`; see ``read(_:into:)``.
+  func read<T: BitwiseCopyable>(_ type: T.Type, at address: UInt, into value: inout T) -> SystemCallError? {
+    withUnsafeMutableBytes(of: &value) { read(address, into: $0) }
   }
 
   /// The bytes of the NUL-terminated string at `address`, without the NUL.
   ///
-  /// - Returns: the bytes and whether a NUL ended them within `limit` bytes, or `nil` when
-  ///   the first byte is unreadable.
-  func cString(at address: UInt, limit: Int) -> (bytes: [UInt8], terminated: Bool)? {
-    guard address != 0 else { return nil }
+  /// - Returns: the bytes and whether a NUL ended them within `limit` bytes, or the error of
+  ///   the first read when not even the first byte is readable.
+  func cString(at address: UInt, limit: Int) -> Result<(bytes: [UInt8], terminated: Bool), SystemCallError> {
+    guard address != 0 else { return .failure(SystemCallError(call: "process_vm_readv", code: SystemErrno.fault)) }
     var bytes: [UInt8] = []
     var position = address
     var chunk = [UInt8](repeating: 0, count: 256)
@@ -55,12 +75,20 @@ struct ProcessMemory {
       let read: Int
       if isChecked {
         read = chunk.withUnsafeMutableBytes { buffer in
-          cbs_read_memory(UnsafeRawPointer(bitPattern: position), buffer.baseAddress!, want)
+          cbs_read_process_memory(pid ?? -1, position, buffer.baseAddress!, want)
         }
-        guard read > 0 else { return bytes.isEmpty ? nil : (bytes, false) }
+        guard read > 0 else {
+          if bytes.isEmpty {
+            return .failure(
+              SystemCallError(call: "process_vm_readv", code: read < 0 ? system_errno() : SystemErrno.fault))
+          }
+          return .success((bytes, false))
+        }
       } else {
         // Unchecked: read byte by byte so nothing past the terminator is touched.
-        guard let pointer = UnsafePointer<UInt8>(bitPattern: position) else { return nil }
+        guard let pointer = UnsafePointer<UInt8>(bitPattern: position) else {
+          return .failure(SystemCallError(call: "read", code: SystemErrno.fault))
+        }
         var n = 0
         while n < want {
           chunk[n] = pointer[n]
@@ -71,11 +99,11 @@ struct ProcessMemory {
       }
       if let nul = chunk[0..<read].firstIndex(of: 0) {
         bytes.append(contentsOf: chunk[0..<nul])
-        return (bytes, true)
+        return .success((bytes, true))
       }
       bytes.append(contentsOf: chunk[0..<read])
       position += UInt(read)
     }
-    return (bytes, false)
+    return .success((bytes, false))
   }
 }

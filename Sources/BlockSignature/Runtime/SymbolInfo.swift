@@ -40,6 +40,13 @@ public struct SymbolInfo: Hashable, Sendable, Codable {
     }
   }
 
+  /// An address in an image, with no symbol yet (``ProcessImages`` fills them in).
+  init(address: UInt, imagePath: String?, imageBase: UInt?) {
+    self.address = address
+    self.imagePath = imagePath
+    self.imageBase = imageBase
+  }
+
   /// `name`, else `nearest+0xoffset`, else nil.
   public var displayName: String? {
     if let name { return name }

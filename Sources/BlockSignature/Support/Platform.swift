@@ -109,6 +109,22 @@ func system_checkReadable(_ path: String) -> Result<Void, SystemCallError> {
   return .success(())
 }
 
+/// The calling thread's `errno`, read right after a failed call.
+func system_errno() -> Int32 { errno }
+
+/// The `errno` values the module tells apart.
+enum SystemErrno {
+  /// `EFAULT`: the address is not readable.
+  static let fault = EFAULT
+  /// `ESRCH`: no such process.
+  static let noSuchProcess = ESRCH
+  /// `EPERM`: not permitted.
+  static let notPermitted = EPERM
+}
+
+/// `strerror` of an `errno` value.
+func system_strerror(_ code: Int32) -> String { String(cString: strerror(code)) }
+
 /// Whether two paths name the same file (same device and inode).
 func system_sameFile(_ a: String, _ b: String) -> Bool {
   if a == b { return true }

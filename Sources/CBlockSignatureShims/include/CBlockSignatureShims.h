@@ -1,7 +1,7 @@
 // BlockSignature — CBlockSignatureShims
 //
 // Thin wrappers over the dynamic linker calls that Swift's Glibc module hides behind
-// _GNU_SOURCE (`dladdr`, `dl_iterate_phdr`). No state, no allocation: they exist only
+// _GNU_SOURCE (`dladdr`, `dl_iterate_phdr`), and over `process_vm_readv`. No state, no allocation: they exist only
 // because the Swift overlay does not import these declarations.
 
 #ifndef CBLOCKSIGNATURESHIMS_H
@@ -37,6 +37,13 @@ int cbs_each_image(int (*visit)(const char *path, uintptr_t base, void *_Nullabl
 /// nothing could be read or the check is unavailable (errno tells; ENOSYS off Linux).
 /// Unlike reading /proc/self/mem, this honours page protections (PROT_NONE fails).
 long cbs_read_memory(const void *_Nullable address, void *buffer, size_t count);
+
+/// `cbs_read_memory` for process `pid` (-1: this process): copies `count` bytes at `address`
+/// in its address space into `buffer`. Returns the number of bytes copied (short at the first
+/// unreadable page), or -1 with errno: ESRCH (no such process), EPERM (no right to read it:
+/// another user, or Yama's ptrace_scope), EFAULT (nothing readable at `address`), ENOSYS (off
+/// Linux).
+long cbs_read_process_memory(int pid, uintptr_t address, void *buffer, size_t count);
 
 #pragma clang assume_nonnull end
 

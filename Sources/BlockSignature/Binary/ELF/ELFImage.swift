@@ -74,7 +74,11 @@ enum ELFLoader {
   }
 
   // swiftlint:disable:next function_body_length cyclomatic_complexity
-  static func load(_ raw: UnsafeRawBufferPointer) throws(BinaryScanError) -> BinaryImage {
+  /// Reads the headers, sections, symbols and (unless `readingRelocations` is false: symbol
+  /// lookups need none) the relocations of the ELF file in `raw`.
+  static func load(_ raw: UnsafeRawBufferPointer, readingRelocations: Bool = true) throws(BinaryScanError)
+    -> BinaryImage
+  {
     guard raw.count >= 16, isELF(raw) else {
       throw BinaryScanError(.unrecognizedFormat, offset: 0, "not an ELF file")
     }
@@ -416,7 +420,7 @@ enum ELFLoader {
     var relocationsRead: Set<ELFTableKey> = []
     var skippedRelocations: (count: Int, first: (name: String, offset: UInt64)) = (0, ("", 0))
     for (index, header) in headers.enumerated()
-    where header.type == ELFSectionHeader.typeRela || header.type == ELFSectionHeader.typeRel {
+    where readingRelocations && (header.type == ELFSectionHeader.typeRela || header.type == ELFSectionHeader.typeRel) {
       let hasAddend = header.type == ELFSectionHeader.typeRela
       var targetBase: UInt64 = 0
       if relocatable {

@@ -1,0 +1,127 @@
+// Names for addresses in another process: `dladdr` answers for this process only, so the
+// images mapped there are read from `/proc/<pid>/maps` and their symbols from the files.
+
+/// The files mapped into a process, and the symbols of the ELF images among them.
+///
+/// Each image file is read once (through `/proc/<pid>/root`, so a process in another mount
+/// namespace or chroot has its own files read), on the first address that falls in it.
+final class ProcessImages {
+  /// One line of `/proc/<pid>/maps` that maps a file.
+  struct Mapping {
+    var range: Range<UInt>
+    var fileOffset: UInt
+    var path: String
+  }
+
+  /// The process.
+  let pid: Int32
+  /// Its file mappings, in address order; empty when the maps cannot be read.
+  private(set) var mappings: [Mapping] = []
+  private var images: [String: BinaryImage?] = [:]
+  private var files: [MappedFile] = []
+
+  /// Reads the mappings of process `pid`.
+  init(pid: Int32) {
+    self.pid = pid
+    system_eachLine(ofFile: "/proc/\(pid)/maps") { line in
+      // start-end perms offset dev inode path
+      let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+      guard fields.count == 6 else { return }
+      let bounds = fields[0].split(separator: "-")
+      guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
+        low < high, let offset = UInt(fields[2], radix: 16)
+      else { return }
+      var path = fields[5].drop { $0 == " " }
+      if path.hasSuffix("\n") { path = path.dropLast() }
+      guard path.hasPrefix("/") else { return }
+      mappings.append(Mapping(range: low..<high, fileOffset: offset, path: String(path)))
+    }
+  }
+
+  /// The mapping that contains `address`, if a file is mapped there.
+  func mapping(containing address: UInt) -> Mapping? {
+    mappings.first { $0.range.contains(address) }
+  }
+
+  /// Where the image of `path` is loaded: the lowest start, minus its file offset, of the
+  /// mappings of that file (what `dladdr` calls the image's base).
+  func base(of path: String) -> UInt? {
+    mappings.filter { $0.path == path }.map { $0.range.lowerBound &- $0.fileOffset }.min()
+  }
+
+  /// The symbols of the image at `path` (nil when it cannot be read or is not ELF).
+  func image(at path: String) -> BinaryImage? {
+    if let cached = images[path] { return cached }
+    var loaded: BinaryImage? = nil
+    for candidate in ["/proc/\(pid)/root" + path, path] {
+      guard let file = try? MappedFile(path: candidate), ELFLoader.isELF(file.bytes),
+        let image = try? ELFLoader.load(file.bytes, readingRelocations: false)
+      else { continue }
+      files.append(file)
+      loaded = image
+      break
+    }
+    images[path] = loaded
+    return loaded
+  }
+
+  /// What the image files say about `address`: the image, the symbol that starts there and
+  /// the nearest one before it (local symbols from `.symtab` included, where `dladdr` knows
+  /// the dynamic symbols only). Nil when no file is mapped at the address.
+  func symbol(at address: UInt) -> SymbolInfo? {
+    guard address != 0, let mapping = mapping(containing: address), let base = base(of: mapping.path) else {
+      return nil
+    }
+    var info = SymbolInfo(address: address, imagePath: mapping.path, imageBase: base)
+    guard let image = image(at: mapping.path) else { return info }
+    // Shared objects and PIEs: symbol values are relative to the base; a non-PIE executable's
+    // are absolute (its base is its first segment's address, as for dladdr).
+    let targets = [UInt64(address &- base), UInt64(address)]
+    var nearest: (symbol: ImageSymbol, distance: UInt64)? = nil
+    for symbol in image.symbols where symbol.isDefined && (symbol.isFunction || symbol.isObject) {
+      for target in targets where symbol.address <= target {
+        let distance = target - symbol.address
+        if let best = nearest, best.distance < distance || (best.distance == distance && !symbol.isFunction) {
+          continue
+        }
+        guard !image.name(of: symbol).isEmpty else { continue }
+        nearest = (symbol, distance)
+      }
+    }
+    if let nearest {
+      let name = image.name(of: nearest.symbol)
+      info.nearestName = name
+      info.nearestOffset = UInt(nearest.distance)
+      if nearest.distance == 0 { info.name = name }
+    }
+    return info
+  }
+
+  /// The blocks runtime of the process: among the images that define `_Block_copy`, the one
+  /// `isa` lies in (a runtime class lives in its runtime), else one named like a blocks
+  /// runtime (`libBlocksRuntime…`); nil when neither is found.
+  func runtime(forIsa isa: UInt) -> BlocksRuntime? {
+    loadedRuntimes(preferring: isa).first
+  }
+
+  /// The blocks runtimes mapped into the process: the image `isa` lies in and the images named
+  /// like a blocks runtime, those that define `_Block_copy`, that image first.
+  func loadedRuntimes(preferring isa: UInt) -> [BlocksRuntime] {
+    var paths: [String] = []
+    if let path = mapping(containing: isa)?.path { paths.append(path) }
+    for mapping in mappings where !paths.contains(mapping.path) {
+      let name = mapping.path.split(separator: "/").last.map(String.init) ?? ""
+      if name.hasPrefix("libBlocksRuntime") { paths.append(mapping.path) }
+    }
+    return paths.compactMap { path in
+      guard let image = image(at: path) else { return nil }
+      let defined = Set(
+        image.symbols.lazy.filter { $0.isDefined && $0.isFunction }.map { image.name(of: $0) }
+          .filter { $0 == "_Block_copy" || $0 == "_Block_signature" })
+      guard defined.contains("_Block_copy") else { return nil }
+      let queries = defined.contains("_Block_signature")
+      return BlocksRuntime(
+        path: path, exportsSignatureQueries: queries, referenceCountConvention: queries ? .unitsOfTwo : .unitsOfOne)
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// Reads the block at `pointer` both ways — in this process (`BlockInfo(inspecting:)`) and as
+/// another process would be read (`BlockInfo(inspecting:inProcess:)` with this process's ID) —
+/// and expects the same block or the same error. Names may differ: the process read takes
+/// them from the image files (local symbols included), `dladdr` knows exported ones only.
+/// Returns the in-process result.
+@discardableResult
+func expectProcessReadAgrees(
+  _ pointer: UnsafeRawPointer, sourceLocation: SourceLocation = #_sourceLocation
+) -> Result<BlockInfo, BlockInspectionError> {
+  let local = Result { () throws(BlockInspectionError) in try BlockInfo(inspecting: pointer) }
+  let remote = Result { () throws(BlockInspectionError) in
+    try BlockInfo(inspecting: UInt(bitPattern: pointer), inProcess: ProcessInfo.processInfo.processIdentifier)
+  }
+  switch (local, remote) {
+  case (.success(let here), .success(let there)):
+    #expect(there.processID == ProcessInfo.processInfo.processIdentifier, sourceLocation: sourceLocation)
+    #expect(here.processID == nil, sourceLocation: sourceLocation)
+    #expect(there.address == here.address, sourceLocation: sourceLocation)
+    #expect(there.flags == here.flags, sourceLocation: sourceLocation)
+    #expect(there.isa == here.isa, sourceLocation: sourceLocation)
+    #expect(there.isaSymbol == here.isaSymbol, sourceLocation: sourceLocation)
+    #expect(there.isaSymbolInfo?.imagePath == here.isaSymbolInfo?.imagePath, sourceLocation: sourceLocation)
+    #expect(there.descriptorAddress == here.descriptorAddress, sourceLocation: sourceLocation)
+    #expect(there.descriptorReserved == here.descriptorReserved, sourceLocation: sourceLocation)
+    #expect(there.size == here.size, sourceLocation: sourceLocation)
+    #expect(there.copyHelperAddress == here.copyHelperAddress, sourceLocation: sourceLocation)
+    #expect(there.disposeHelperAddress == here.disposeHelperAddress, sourceLocation: sourceLocation)
+    #expect(there.signatureBytes == here.signatureBytes, sourceLocation: sourceLocation)
+    #expect(there.layoutWord == here.layoutWord, sourceLocation: sourceLocation)
+    #expect(there.extendedLayout == here.extendedLayout, sourceLocation: sourceLocation)
+    #expect(there.invokeAddress == here.invokeAddress, sourceLocation: sourceLocation)
+    #expect(there.invoke?.imagePath == here.invoke?.imagePath, sourceLocation: sourceLocation)
+    #expect(there.referenceCount == here.referenceCount, sourceLocation: sourceLocation)
+    #expect(there.memoryWasChecked, sourceLocation: sourceLocation)
+  case (.failure(let here), .failure(let there)):
+    #expect(there == here, sourceLocation: sourceLocation)
+  default:
+    Issue.record("in this process: \(local); read as another process: \(remote)", sourceLocation: sourceLocation)
+  }
+  return local
+}
+
+/// `BlockInfo(inspecting:inProcess:)`: blocks read from another process's memory.
+@Suite(.serialized) struct ProcessInspectionTests {
+  /// Every fixture block, read through the process path from this very process, is the block
+  /// the in-process path reads.
+  @Test func fixturesReadTheSameThroughTheProcessPath() throws {
+    for fixture in Fixture.all {
+      try fixture.withBlock { block in
+        let result = expectProcessReadAgrees(block)
+        #expect((try? result.get()) != nil, "\(fixture.name)")
+      }
+    }
+  }
+
+  /// The local function names the dynamic linker does not know come from the image's own
+  /// symbol table.
+  @Test func invokeFunctionsAreNamedFromTheSymbolTable() throws {
+    let fixture = try #require(Fixture.all.first { $0.name == "int_long" })
+    try fixture.withBlock { block in
+      let info = try BlockInfo(
+        inspecting: UInt(bitPattern: block), inProcess: ProcessInfo.processInfo.processIdentifier)
+      #expect(info.invoke?.name == "__bf_int_long_block_invoke")
+      #expect(info.isaSymbol == "_NSConcreteGlobalBlock")
+      #expect(info.isaIsBlockClass)
+    }
+  }
+
+  /// A process that does not exist (one that has exited and been reaped) cannot be read.
+  @Test func goneProcessIsNotReadable() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    process.waitUntilExit()
+    let pid = process.processIdentifier
+    do {
+      _ = try BlockInfo(inspecting: 0x1000, inProcess: pid)
+      Issue.record("read a block from process \(pid), which has exited")
+    } catch {
+      #expect(error.kind == .processNotReadable)
+      #expect(error.description == "block at 0x1000: cannot read process \(pid): No such process")
+    }
+  }
+
+  /// Unmapped and misaligned addresses in another process are reported as for this one.
+  @Test func unreadableAndMisalignedAddresses() throws {
+    let pid = ProcessInfo.processInfo.processIdentifier
+    #expect(throws: BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")) {
+      try BlockInfo(inspecting: 0, inProcess: pid)
+    }
+    do {
+      _ = try BlockInfo(inspecting: 0x10, inProcess: pid)
+      Issue.record("read a block at 0x10")
+    } catch {
+      #expect(error.kind == .unreadableMemory)
+      #expect(error.description == "block at 0x10: the 32-byte block header is not readable memory")
+    }
+    do {
+      _ = try BlockInfo(inspecting: 0x1001, inProcess: pid)
+      Issue.record("read a block at 0x1001")
+    } catch {
+      #expect(error.kind == .misaligned)
+    }
+  }
+}
