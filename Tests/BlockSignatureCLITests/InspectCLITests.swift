@@ -194,4 +194,136 @@ import Testing
     #expect(runtimes.count == 2)
     #expect(Set(runtimes.compactMap { $0["referenceCountConvention"] as? String }) == ["unitsOfTwo", "unitsOfOne"])
   }
+
+  /// A program holding a global, a heap and a stack block (which captures a `__block`
+  /// variable), printing their addresses and waiting for its standard input to close.
+  static let holderSource = """
+    #include <stdio.h>
+    #include <unistd.h>
+    extern void *_Block_copy(const void *);
+    typedef long (^Adder)(int, long);
+    static Adder global_block = ^long(int a, long b) { return a + b; };
+    int main(void) {
+      __block int counter = 3;
+      double scale = 2.5;
+      void (^stack)(double) = ^(double x) { counter += (int)(x * scale); };
+      void (^heap)(double) = _Block_copy(stack);
+      printf("%p %p %p\\n", (void *)global_block, (void *)heap, (void *)stack);
+      fflush(stdout);
+      char c;
+      while (read(0, &c, 1) > 0) {}
+      heap(1.0);
+      stack(1.0);
+      return counter > 0 ? 0 : 1;
+    }
+
+    """
+
+  /// `--pid` and `--address`: each block of a running program, read from its memory, with
+  /// what clang wrote for it (the signature and size from its IR, the local invoke and helper
+  /// functions from the program's symbol table) and the runtime it maps.
+  @Test func blocksInAnotherProcess() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-inspect-process")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("holder.c")
+    try Self.holderSource.write(to: source, atomically: true, encoding: .utf8)
+    let program = folder.appendingPathComponent("holder")
+    let lib = try #require(Toolchain.runtimeLibraryDirectory).path
+    _ = try Toolchain.runClang([
+      "-fblocks", "-O1", source.path, "-o", program.path, "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)",
+    ])
+    let ir = ClangIR(try Toolchain.runClang(["-fblocks", "-O1", "-S", "-emit-llvm", "-o", "-", source.path]).stdout)
+    let globalLiteral = try #require(ir.literal(invoking: "global_block_block_invoke"))
+    let global = try #require(ir.descriptors[globalLiteral.descriptor])
+    let captured = try #require(ir.descriptors.values.first { $0.hasHelpers })
+
+    let holder = Process()
+    holder.executableURL = program
+    let input = Pipe()
+    let output = Pipe()
+    holder.standardInput = input
+    holder.standardOutput = output
+    try holder.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      holder.waitUntilExit()
+    }
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line.append(chunk)
+    }
+    let addresses = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+    try #require(addresses.count == 3, "\(addresses)")
+    let pid = String(holder.processIdentifier)
+
+    let expected: [(kind: String, isa: String, descriptor: ClangIR.Descriptor, invoke: String)] = [
+      ("global", "_NSConcreteGlobalBlock", global, "global_block_block_invoke"),
+      ("heap", "_NSConcreteMallocBlock", captured, "__main_block_invoke"),
+      ("stack", "_NSConcreteStackBlock", captured, "__main_block_invoke"),
+    ]
+    for (address, block) in zip(addresses, expected) {
+      let run = try blocksig("inspect", "--pid", pid, "--address", address, "--json")
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(run.stderr == "")
+      let document = try json(run)
+      #expect(document["source"] as? String == "process")
+      #expect(document["pid"] as? Int == Int(holder.processIdentifier))
+      #expect(document["library"] == nil)
+      #expect(document["address"] as? String == address)
+      #expect(document["kind"] as? String == block.kind)
+      #expect(document["signature"] as? String == block.descriptor.signature)
+      #expect(document["size"] as? Int == block.descriptor.size)
+      #expect((document["isa"] as? [String: Any])?["symbol"] as? String == block.isa)
+      let invoke = try #require(document["invoke"] as? [String: Any])
+      #expect(invoke["symbol"] as? String == block.invoke)
+      #expect(invoke["image"] as? String == program.path)
+      let copy = (document["copyHelper"] as? [String: Any])?["symbol"] as? String
+      #expect((copy?.hasPrefix("__copy_helper_block_") ?? false) == block.descriptor.hasHelpers, "\(copy ?? "none")")
+      #expect(document["referenceCount"] as? Int == (block.kind == "heap" ? 1 : nil))
+      let runtime = try #require(document["runtime"] as? [String: Any])
+      #expect(
+        runtime["path"] as? String == URL(fileURLWithPath: lib).appendingPathComponent("libBlocksRuntime.so").path)
+      #expect(runtime["referenceCountConvention"] as? String == "unitsOfTwo")
+    }
+    // The text form names the process.
+    let text = try blocksig("inspect", "--pid", pid, "--address", addresses[1])
+    #expect(text.status == 0)
+    #expect(text.stdout.hasPrefix("block            \(addresses[1]) (heap) in process \(pid)\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("reference count  1\n"))
+
+    // Not a block: a word into the heap block (readable, but no block starts there).
+    let inside = "0x" + String(try #require(UInt(addresses[1].dropFirst(2), radix: 16)) + 8, radix: 16)
+    let notABlock = try blocksig("inspect", "--pid", pid, "--address", inside)
+    #expect(notABlock.status == 65)
+    #expect(notABlock.stdout == "")
+    #expect(notABlock.stderr.hasPrefix("blocksig: error: process \(pid): block at \(inside): "), "\(notABlock.stderr)")
+    // Unmapped.
+    let unmapped = try blocksig("inspect", "--pid", pid, "--address", "16")
+    #expect(unmapped.status == 65)
+    #expect(
+      unmapped.stderr
+        == "blocksig: error: process \(pid): block at 0x10: the 32-byte block header is not readable memory\n")
+  }
+
+  @Test func processErrorsAndUsage() throws {
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    let pid = String(gone.processIdentifier)
+    let missing = try blocksig("inspect", "--pid", pid, "--address", "0x1000")
+    #expect(missing.status == 66)
+    #expect(missing.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): No such process\n")
+    for arguments in [
+      ["--pid", "1"], ["--address", "0x1000"], ["--pid", "0", "--address", "0x10"],
+      ["--pid", "1", "--address", "0xZZ"], ["--pid", "1", "--address", "0x10", "--library", "x.so"],
+      ["--library", "x.so"],
+    ] {
+      let usage = try Toolchain.run(Toolchain.blocksig, ["inspect"] + arguments)
+      #expect(usage.status == 64, "\(arguments)")
+      #expect(usage.stdout == "")
+    }
+  }
 }

@@ -52,9 +52,14 @@ struct InspectReportV1: Encodable {
   }
 
   let serializationVersion = 1
-  var library: String
-  var symbol: String
+  /// The library loaded (`--library`); absent for a block read from another process.
+  var library: String?
+  /// The function or variable that gave the block; absent for a block read from another process.
+  var symbol: String?
+  /// `function`, `variable`, or `process` (`--pid` and `--address`).
   var source: String
+  /// The process the block was read from (`--pid`).
+  var pid: Int32?
   var address: String
   var kind: String
   var flags: Flags
@@ -74,17 +79,37 @@ struct InspectReportV1: Encodable {
   var loadedRuntimes: [Runtime]
   var warnings: [String]
 
+  /// The report of a block a library gave (`--library`).
   init(
     library: String, symbol: String, source: String, info: BlockInfo, runtime: BlocksRuntime?,
     loadedRuntimes: [BlocksRuntime], warnings: [String]
   ) {
+    self.init(
+      source: source, info: info, isa: SymbolInfo(address: info.isa), runtime: runtime, loadedRuntimes: loadedRuntimes,
+      warnings: warnings)
     self.library = library
     self.symbol = symbol
+  }
+
+  /// The report of a block read from process `pid` (`--pid`, `--address`).
+  init(
+    process pid: Int32, info: BlockInfo, runtime: BlocksRuntime?, loadedRuntimes: [BlocksRuntime], warnings: [String]
+  ) {
+    self.init(
+      source: "process", info: info, isa: info.isaSymbolInfo, runtime: runtime, loadedRuntimes: loadedRuntimes,
+      warnings: warnings)
+    self.pid = pid
+  }
+
+  private init(
+    source: String, info: BlockInfo, isa isaInfo: SymbolInfo?, runtime: BlocksRuntime?,
+    loadedRuntimes: [BlocksRuntime], warnings: [String]
+  ) {
     self.source = source
     address = hex(info.address)
     kind = info.kind.rawValue
     flags = Flags(raw: hex(UInt(UInt32(bitPattern: info.flags.rawValue))), names: info.flags.names)
-    isa = Symbol(info.isa, SymbolInfo(address: info.isa))
+    isa = Symbol(info.isa, isaInfo)
     descriptor = Descriptor(
       address: hex(info.descriptorAddress), size: info.size, reserved: hex(info.descriptorReserved),
       small: info.hasSmallDescriptor)
@@ -115,7 +140,11 @@ struct InspectReportV1: Encodable {
       return symbol.address + (symbol.nearestSymbol.map { " \($0)" } ?? "")
     }
     var lines: [(String, String)] = [
-      ("block", "\(address) (\(kind)) from \(source) '\(symbol)' in \(library)"),
+      (
+        "block",
+        pid.map { "\(address) (\(kind)) in process \($0)" }
+          ?? "\(address) (\(kind)) from \(source) '\(symbol ?? "")' in \(library ?? "")"
+      ),
       ("flags", "\(flags.raw) \(flags.names.joined(separator: " "))"),
       ("isa", symbolText(isa)),
       ("descriptor", "\(descriptor.address)\(descriptor.small ? " (small)" : "") reserved \(descriptor.reserved)"),

@@ -5,23 +5,31 @@ import Foundation
 extension BlockSig {
   struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Load a shared library and inspect a live block it provides.",
+      abstract: "Inspect a live block: one a shared library provides, or one in a running process.",
       discussion: """
-        The block is either returned by a `const void *(*)(void)` function (--symbol) or held \
-        in a global block variable (--variable). The library is loaded with dlopen into this \
-        process, so its constructors run: inspect only libraries you trust.
+        With --library, the block is either returned by a `const void *(*)(void)` function \
+        (--symbol) or held in a global block variable (--variable). The library is loaded with \
+        dlopen into this process, so its constructors run: inspect only libraries you trust.
+
+        With --pid and --address, the block at that address in another process is read \
+        (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope that \
+        allows it), without stopping or changing the process; names come from the image files \
+        its /proc/<pid>/maps lists. Take the address from a debugger, a log or the program \
+        itself.
 
         Examples:
           blocksig inspect --library libBlockFixtures.so --symbol bf_int_long
           blocksig inspect --library libfoo.so --variable handler --json
+          blocksig inspect --pid 4242 --address 0x55d0c6f4a2c0
 
-        Exit codes: 0 success, 64 usage error, 65 the symbol is not a block-looking object, \
-        66 the library cannot be read or loaded, or has no such symbol.
+        Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a block-looking \
+        object, 66 the library cannot be read or loaded, or has no such symbol, or the process \
+        does not exist or may not be read.
         """
     )
 
     @Option(name: .long, help: "The shared library to load.")
-    var library: String
+    var library: String?
 
     @Option(name: .long, help: "A function that takes no arguments and returns the block.")
     var symbol: String?
@@ -29,25 +37,58 @@ extension BlockSig {
     @Option(name: .long, help: "A global variable that holds the block.")
     var variable: String?
 
+    @Option(name: .long, help: "A running process to read the block from (with --address).")
+    var pid: Int32?
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The block's address in that process, hex (0x…) or decimal.", valueName: "address"))
+    var address: String?
+
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
 
     func validate() throws {
+      if pid != nil || address != nil {
+        guard library == nil, symbol == nil, variable == nil else {
+          throw ValidationError("Give either --library with --symbol or --variable, or --pid with --address.")
+        }
+        guard let pid, pid > 0 else { throw ValidationError("Give --pid, a process ID above 0, with --address.") }
+        guard let address else { throw ValidationError("Give --address with --pid.") }
+        guard Self.parseAddress(address) != nil else {
+          throw ValidationError("--address '\(address)' is not an address: write 0x55d0c6f4a2c0 or a decimal number.")
+        }
+        return
+      }
+      guard library != nil else {
+        throw ValidationError("Give --library with --symbol or --variable, or --pid with --address.")
+      }
       if (symbol == nil) == (variable == nil) {
         throw ValidationError("Give exactly one of --symbol and --variable.")
       }
+    }
+
+    /// `0x`-prefixed hexadecimal or decimal, as debuggers print addresses.
+    static func parseAddress(_ text: String) -> UInt? {
+      if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt(text.dropFirst(2), radix: 16) }
+      return UInt(text)
     }
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
       diagnostics.apply()
+      if let pid, let address = address.flatMap(Self.parseAddress) {
+        try inspect(address, inProcess: pid)
+        return
+      }
+      let library = self.library ?? ""
       let name = symbol ?? variable ?? ""
-      let library: LoadedLibrary
+      let loaded: LoadedLibrary
       let block: UnsafeRawPointer
       do {
-        library = try LoadedLibrary(path: self.library)
-        block = try symbol != nil ? library.blockReturned(byFunction: name) : library.blockHeld(byVariable: name)
+        loaded = try LoadedLibrary(path: library)
+        block = try symbol != nil ? loaded.blockReturned(byFunction: name) : loaded.blockHeld(byVariable: name)
       } catch {
         let code: Int32 = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind) ? 66 : 65
         throw Diagnostics.fail(code, "\(error.message)")
@@ -56,13 +97,13 @@ extension BlockSig {
       do {
         info = try BlockInfo(inspecting: block)
       } catch {
-        throw Diagnostics.fail(65, "\(self.library): '\(name)' is not a block: \(error)")
+        throw Diagnostics.fail(65, "\(library): '\(name)' is not a block: \(error)")
       }
       guard info.isaIsBlockClass else {
         let isa = "0x" + String(info.isa, radix: 16)
         throw Diagnostics.fail(
           65,
-          "\(self.library): '\(name)' is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
+          "\(library): '\(name)' is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
         )
       }
       let runtimes = BlocksRuntime.loaded
@@ -79,8 +120,46 @@ extension BlockSig {
       }
       for warning in warnings { Diagnostics.warn(warning) }
       let report = InspectReportV1(
-        library: self.library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
+        library: library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
         runtime: BlocksRuntime.current, loadedRuntimes: runtimes, warnings: warnings)
+      if json {
+        try JSONOutput.print(report)
+      } else {
+        print(report.text, terminator: "")
+      }
+    }
+
+    /// `--pid` and `--address`: the block in another process.
+    func inspect(_ address: UInt, inProcess pid: Int32) throws {
+      let info: BlockInfo
+      do {
+        info = try BlockInfo(inspecting: address, inProcess: pid)
+      } catch {
+        if error.kind == .processNotReadable { throw Diagnostics.fail(66, "\(error)") }
+        throw Diagnostics.fail(65, "process \(pid): \(error)")
+      }
+      let place = "0x\(String(address, radix: 16)) in process \(pid)"
+      guard info.isaIsBlockClass else {
+        let isa = "0x" + String(info.isa, radix: 16)
+        throw Diagnostics.fail(
+          65, "\(place) is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
+        )
+      }
+      let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: info.isa)
+      var warnings: [String] = []
+      if runtimes.count > 1 {
+        warnings.append(
+          "\(runtimes.count) blocks runtimes are mapped in process \(pid) (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other"
+        )
+      }
+      do {
+        _ = try info.parsedSignature()
+      } catch {
+        warnings.append("the block's signature does not parse: \(error)")
+      }
+      for warning in warnings { Diagnostics.warn(warning) }
+      let report = InspectReportV1(
+        process: pid, info: info, runtime: runtimes.first, loadedRuntimes: runtimes, warnings: warnings)
       if json {
         try JSONOutput.print(report)
       } else {
