@@ -326,4 +326,29 @@ import Testing
       #expect(usage.stdout == "")
     }
   }
+
+  /// Whether blocksig can be run as another user here (`setpriv` as root, with the build
+  /// folder readable by `nobody`): the condition of ``processOfAnotherUserIsNotReadable()``.
+  static let canRunAsNobody: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return false }
+    let probe = try? Toolchain.run(
+      URL(fileURLWithPath: "/usr/bin/setpriv").path,
+      ["--reuid=65534", "--regid=65534", "--clear-groups", Toolchain.blocksig, "--version"])
+    return probe?.status == 0
+  }()
+
+  /// A process of another user may not be read (`EPERM`): exit 66 with the system's reason.
+  @Test(.enabled(if: canRunAsNobody, "needs root, setpriv and a build folder nobody can read"))
+  func processOfAnotherUserIsNotReadable() throws {
+    let pid = ProcessInfo.processInfo.processIdentifier
+    let output = try Toolchain.run(
+      URL(fileURLWithPath: "/usr/bin/setpriv").path,
+      [
+        "--reuid=65534", "--regid=65534", "--clear-groups", Toolchain.blocksig, "inspect", "--pid", String(pid),
+        "--address", "0x1000",
+      ])
+    #expect(output.status == 66)
+    #expect(output.stdout == "")
+    #expect(output.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): Operation not permitted\n")
+  }
 }
