@@ -304,7 +304,8 @@ def print_instructions(corpus, peers):
         if mode == "reader":
             counted = {"corpus": whole, "libobjc": (ours, theirs)}
         if toolchain:
-            mine = instructions(lambda p: [checker, "--repeat", mode, str(p), toolchain]) / n_toolchain
+            # Few signatures: more passes, so that first-use costs (the reader's buffers) fade.
+            mine = instructions(lambda p: [checker, "--repeat", mode, str(p), toolchain], passes=40) / n_toolchain
             rows.append(f"| {label} | toolchain signatures ({n_toolchain}) | {mine:.0f} | — | — |")
     if os.environ.get("BENCH_GNUSTEP_INSTRUCTIONS") == "1":
         gnustep_rows, counted["gnustep"] = gnustep_instructions(checker, peers)

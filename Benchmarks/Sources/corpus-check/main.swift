@@ -99,7 +99,9 @@ if CommandLine.arguments.contains("--scan-signatures") {
   for path in ScanFiles.paths() {
     guard let reports = try? BinaryScanner.scan(fileAt: path) else { continue }
     for block in reports.flatMap(\.blocks) {
-      guard let signature = block.signature, !signature.contains("\n"), seen.insert(signature).inserted else { continue }
+      guard let signature = block.signature, !signature.contains("\n"), seen.insert(signature).inserted else {
+        continue
+      }
       output += signature + "\n"
     }
   }
