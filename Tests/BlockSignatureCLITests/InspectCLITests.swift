@@ -351,4 +351,39 @@ import Testing
     #expect(output.stdout == "")
     #expect(output.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): Operation not permitted\n")
   }
+
+  /// A 32-bit program's blocks have 4-byte pointers, which this build's mirror of the ABI would
+  /// misread: its process is refused (exit 66) before anything is read. The program is a
+  /// `_start` that waits in `pause()`, linked without a C library (none for i386 is needed).
+  @Test func thirtyTwoBitProcessIsRefused() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-inspect-i386")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("wait.c")
+    try """
+    void _start(void) {
+      for (;;) __asm__ volatile("int $0x80" : : "a"(29)); /* pause() */
+    }
+
+    """.write(to: source, atomically: true, encoding: .utf8)
+    let program = folder.appendingPathComponent("wait32")
+    _ = try Toolchain.runClang([
+      "--target=i386-linux-gnu", "-nostdlib", "-static", "-fno-pic", "-fno-stack-protector", "-O1", source.path,
+      "-o", program.path,
+    ])
+    let waiting = Process()
+    waiting.executableURL = program
+    try waiting.run()
+    defer {
+      // SIGKILL: the program may have inherited a mask that blocks SIGTERM.
+      kill(waiting.processIdentifier, SIGKILL)
+      waiting.waitUntilExit()
+    }
+    let pid = waiting.processIdentifier
+    let output = try blocksig("inspect", "--pid", String(pid), "--address", "0x1000")
+    #expect(output.status == 66)
+    #expect(output.stdout == "")
+    #expect(
+      output.stderr
+        == "blocksig: error: block at 0x1000: process \(pid) is a 32-bit program; only 64-bit processes can be read\n")
+  }
 }

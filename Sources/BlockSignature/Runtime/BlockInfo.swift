@@ -110,10 +110,20 @@ public struct BlockInfo: Hashable, Sendable {
   ///   - address: the block literal's address in that process.
   ///   - pid: the process.
   /// - Throws: ``BlockInspectionError``: ``BlockInspectionError/Kind/processNotReadable`` when
-  ///   the process does not exist or may not be read, otherwise as for a block of this process.
+  ///   the process does not exist or may not be read,
+  ///   ``BlockInspectionError/Kind/unsupportedProcess`` when its pointers are not this
+  ///   process's size (a 32-bit program), otherwise as for a block of this process.
   public init(inspecting address: UInt, inProcess pid: Int32) throws(BlockInspectionError) {
     guard address != 0 else {
       throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
+    }
+    // The mirror of the ABI has this process's pointer size: a process of another (a 32-bit
+    // program on a 64-bit system) has blocks it would misread.
+    let word = MemoryLayout<UnsafeRawPointer>.size
+    if let size = ProcessImages.wordSize(ofExecutableAt: "/proc/\(pid)/exe"), size != word {
+      throw BlockInspectionError(
+        kind: .unsupportedProcess, address: address,
+        reason: "process \(pid) is a \(size * 8)-bit program; only \(word * 8)-bit processes can be read")
     }
     let images = ProcessImages(pid: pid)
     try self.init(

@@ -34,6 +34,9 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
     /// The process to read from does not exist or may not be read (another user, Yama's
     /// `ptrace_scope`).
     public static let processNotReadable = Kind(rawValue: "processNotReadable")
+    /// The process's pointers are not this process's size (a 32-bit program read from a
+    /// 64-bit one): its blocks cannot be read with this process's mirror of the ABI.
+    public static let unsupportedProcess = Kind(rawValue: "unsupportedProcess")
   }
 
   /// The kind of failure.

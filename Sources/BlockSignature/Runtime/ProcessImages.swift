@@ -38,6 +38,18 @@ final class ProcessImages {
     }
   }
 
+  /// The word size, in bytes, of the ELF file at `path` (4 for `ELFCLASS32`, 8 for
+  /// `ELFCLASS64`), or nil when it cannot be read or is not ELF. For a process, give
+  /// `/proc/<pid>/exe`: its blocks have pointers of that size.
+  static func wordSize(ofExecutableAt path: String) -> Int? {
+    guard let file = try? MappedFile(path: path), file.bytes.count > 4, ELFLoader.isELF(file.bytes) else { return nil }
+    switch file.bytes[4] {
+    case 1: return 4
+    case 2: return 8
+    default: return nil
+    }
+  }
+
   /// The mapping that contains `address`, if a file is mapped there.
   func mapping(containing address: UInt) -> Mapping? {
     mappings.first { $0.range.contains(address) }

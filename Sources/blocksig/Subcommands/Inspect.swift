@@ -24,7 +24,7 @@ extension BlockSig {
 
         Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a block-looking \
         object, 66 the library cannot be read or loaded, or has no such symbol, or the process \
-        does not exist or may not be read.
+        does not exist, may not be read or is a 32-bit program.
         """
     )
 
@@ -135,7 +135,9 @@ extension BlockSig {
       do {
         info = try BlockInfo(inspecting: address, inProcess: pid)
       } catch {
-        if error.kind == .processNotReadable { throw Diagnostics.fail(66, "\(error)") }
+        if error.kind == .processNotReadable || error.kind == .unsupportedProcess {
+          throw Diagnostics.fail(66, "\(error)")
+        }
         throw Diagnostics.fail(65, "process \(pid): \(error)")
       }
       let place = "0x\(String(address, radix: 16)) in process \(pid)"
