@@ -99,33 +99,11 @@ extension BlockSig {
       } catch {
         throw Diagnostics.fail(65, "\(library): '\(name)' is not a block: \(error)")
       }
-      guard info.isaIsBlockClass else {
-        let isa = "0x" + String(info.isa, radix: 16)
-        throw Diagnostics.fail(
-          65,
-          "\(library): '\(name)' is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
-        )
-      }
       let runtimes = BlocksRuntime.loaded
-      var warnings: [String] = []
-      if runtimes.count > 1 {
-        warnings.append(
-          "\(runtimes.count) blocks runtimes are loaded (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other"
-        )
-      }
-      do {
-        _ = try info.parsedSignature()
-      } catch {
-        warnings.append("the block's signature does not parse: \(error)")
-      }
-      for warning in warnings { Diagnostics.warn(warning) }
-      let report = InspectReportV1(
-        library: library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
-        runtime: BlocksRuntime.current, loadedRuntimes: runtimes, warnings: warnings)
-      if json {
-        try JSONOutput.print(report)
-      } else {
-        print(report.text, terminator: "")
+      try report(info, place: "\(library): '\(name)'", runtimes: runtimes, loaded: "loaded") {
+        InspectReportV1(
+          library: library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
+          runtime: BlocksRuntime.current, loadedRuntimes: runtimes, warnings: $0)
       }
     }
 
@@ -140,18 +118,33 @@ extension BlockSig {
         }
         throw Diagnostics.fail(65, "process \(pid): \(error)")
       }
-      let place = "0x\(String(address, radix: 16)) in process \(pid)"
+      let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: info.isa)
+      try report(
+        info, place: "0x\(String(address, radix: 16)) in process \(pid)", runtimes: runtimes,
+        loaded: "mapped in process \(pid)"
+      ) {
+        InspectReportV1(
+          process: pid, info: info, runtime: runtimes.first, loadedRuntimes: runtimes, warnings: $0)
+      }
+    }
+
+    /// What both sources share once the block is read: `place` (how the messages name it) must
+    /// hold a blocks runtime class as its isa; more than one runtime (`loaded` says where) and
+    /// a signature that does not parse are warned about; then `make` gives the report, printed.
+    func report(
+      _ info: BlockInfo, place: String, runtimes: [BlocksRuntime], loaded: String,
+      _ make: ([String]) -> InspectReportV1
+    ) throws {
       guard info.isaIsBlockClass else {
         let isa = "0x" + String(info.isa, radix: 16)
         throw Diagnostics.fail(
           65, "\(place) is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
         )
       }
-      let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: info.isa)
       var warnings: [String] = []
       if runtimes.count > 1 {
         warnings.append(
-          "\(runtimes.count) blocks runtimes are mapped in process \(pid) (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other"
+          "\(runtimes.count) blocks runtimes are \(loaded) (\(runtimes.map(\.path).joined(separator: ", "))): blocks from one must not be copied or released by the other"
         )
       }
       do {
@@ -160,8 +153,7 @@ extension BlockSig {
         warnings.append("the block's signature does not parse: \(error)")
       }
       for warning in warnings { Diagnostics.warn(warning) }
-      let report = InspectReportV1(
-        process: pid, info: info, runtime: runtimes.first, loadedRuntimes: runtimes, warnings: warnings)
+      let report = make(warnings)
       if json {
         try JSONOutput.print(report)
       } else {
