@@ -1,14 +1,15 @@
 import CBlockSignatureShims
 
-/// What the dynamic linker knows about an address: the image it lies in and the
-/// exported symbol at or before it.
+/// What is known about an address: the image it lies in and the symbol at or before it — from
+/// the dynamic linker for this process, from the image files for another
+/// (``BlockInfo/init(inspecting:inProcess:)``, which names local symbols too).
 ///
 ///     let info = SymbolInfo(address: UInt(bitPattern: someFunctionPointer))
 ///     info?.name  // the symbol, when one starts exactly at the address
 ///
-/// Only symbols in the dynamic symbol table are known (`dladdr`); a block's `invoke`
-/// function is usually local, so ``name`` is often nil while ``nearestName`` names the
-/// closest exported symbol before it.
+/// In this process only symbols in the dynamic symbol table are known (`dladdr`); a block's
+/// `invoke` function is usually local, so ``name`` is often nil while ``nearestName`` names
+/// the closest exported symbol before it (``resolvingLocalSymbols()`` reads the rest).
 public struct SymbolInfo: Hashable, Sendable, Codable {
   /// The address looked up.
   public var address: UInt
