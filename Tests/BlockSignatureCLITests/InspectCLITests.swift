@@ -293,6 +293,32 @@ import Testing
     #expect(text.stdout.hasPrefix("block            \(addresses[1]) (heap) in process \(pid)\n"), "\(text.stdout)")
     #expect(text.stdout.contains("reference count  1\n"))
 
+    // --all finds the three in the program's memory (a stack frame may hold stale copies of the
+    // stack block's words too: more stack entries, each read as that block).
+    let all = try blocksig("inspect", "--pid", pid, "--all", "--json")
+    #expect(all.status == 0, "\(all.stderr)")
+    let listing = try json(all)
+    let blocks = try #require(listing["blocks"] as? [[String: Any]])
+    #expect(listing["blockCount"] as? Int == blocks.count)
+    for (address, block) in zip(addresses, expected) {
+      let entry = blocks.first { $0["address"] as? String == address }
+      #expect(entry?["kind"] as? String == block.kind, "\(address)")
+      #expect(entry?["signature"] as? String == block.descriptor.signature, "\(address)")
+    }
+    #expect(
+      blocks.allSatisfy { entry in
+        expected.contains {
+          $0.kind == entry["kind"] as? String && $0.descriptor.signature == entry["signature"] as? String
+        }
+      })
+    let listed = try blocksig("inspect", "--pid", pid, "--all")
+    #expect(listed.status == 0)
+    #expect(
+      listed.stdout.contains(
+        "\(addresses[0])  global  \(global.signature ?? "")  long (^)(int, long)  global_block_block_invoke\n"))
+    #expect(
+      listed.stdout.hasSuffix("process \(pid): \(blocks.count) blocks (1 global, 1 heap, \(blocks.count - 2) stack)\n"))
+
     // Not a block: a word into the heap block (readable, but no block starts there).
     let inside = "0x" + String(try #require(UInt(addresses[1].dropFirst(2), radix: 16)) + 8, radix: 16)
     let notABlock = try blocksig("inspect", "--pid", pid, "--address", inside)
@@ -316,10 +342,13 @@ import Testing
     let missing = try blocksig("inspect", "--pid", pid, "--address", "0x1000")
     #expect(missing.status == 66)
     #expect(missing.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): No such process\n")
+    let search = try blocksig("inspect", "--pid", pid, "--all")
+    #expect(search.status == 66)
+    #expect(search.stderr == "blocksig: error: cannot read process \(pid): No such process\n")
     for arguments in [
       ["--pid", "1"], ["--address", "0x1000"], ["--pid", "0", "--address", "0x10"],
       ["--pid", "1", "--address", "0xZZ"], ["--pid", "1", "--address", "0x10", "--library", "x.so"],
-      ["--library", "x.so"],
+      ["--library", "x.so"], ["--all"], ["--pid", "1", "--all", "--address", "0x10"],
     ] {
       let usage = try Toolchain.run(Toolchain.blocksig, ["inspect"] + arguments)
       #expect(usage.status == 64, "\(arguments)")

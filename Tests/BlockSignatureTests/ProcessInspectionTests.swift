@@ -107,4 +107,30 @@ func expectProcessReadAgrees(
       #expect(error.kind == .misaligned)
     }
   }
+
+  /// Searching a process: one that has exited cannot be read; one without a blocks runtime
+  /// has no block classes to look for, so nothing is found.
+  @Test func searchingAProcess() throws {
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    do {
+      _ = try BlockInfo.blocks(inProcess: gone.processIdentifier)
+      Issue.record("searched process \(gone.processIdentifier), which has exited")
+    } catch {
+      #expect(error.kind == .processNotReadable)
+      #expect(error.reason == "cannot read process \(gone.processIdentifier): No such process")
+    }
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeper.arguments = ["30"]
+    try sleeper.run()
+    defer {
+      kill(sleeper.processIdentifier, SIGKILL)
+      sleeper.waitUntilExit()
+    }
+    #expect(BlocksRuntime.loaded(inProcess: sleeper.processIdentifier).isEmpty)
+    #expect(try BlockInfo.blocks(inProcess: sleeper.processIdentifier).isEmpty)
+  }
 }

@@ -92,49 +92,9 @@ public struct BlockInfo: Hashable, Sendable {
       runtime: { _ in runtime })
   }
 
-  /// Reads the block at `address` in another process, without stopping or changing it.
-  ///
-  /// Its memory is read with `process_vm_readv`, which needs the right to trace the process
-  /// (the same user and, under Yama, a `ptrace_scope` that allows it, or `CAP_SYS_PTRACE`); the
-  /// names of `isa`, `invoke` and the helpers come from the image files that
-  /// `/proc/<pid>/maps` lists (their `.symtab` too, so local functions are named), and the
-  /// reference-count convention from the blocks runtime the process has mapped. The process
-  /// runs on meanwhile: a stack or heap block it frees while it is read gives an error, or a
-  /// snapshot of whatever the memory then held.
-  ///
-  ///     // blocksig inspect --pid 4242 --address 0x55d0c6f4a2c0
-  ///     let info = try BlockInfo(inspecting: 0x55d0_c6f4_a2c0, inProcess: 4242)
-  ///     info.signature  // "v16@?0d8"
-  ///
-  /// - Parameters:
-  ///   - address: the block literal's address in that process.
-  ///   - pid: the process.
-  /// - Throws: ``BlockInspectionError``: ``BlockInspectionError/Kind/processNotReadable`` when
-  ///   the process does not exist or may not be read,
-  ///   ``BlockInspectionError/Kind/unsupportedProcess`` when its pointers are not this
-  ///   process's size (a 32-bit program), otherwise as for a block of this process.
-  public init(inspecting address: UInt, inProcess pid: Int32) throws(BlockInspectionError) {
-    guard address != 0 else {
-      throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
-    }
-    // The mirror of the ABI has this process's pointer size: a process of another (a 32-bit
-    // program on a 64-bit system) has blocks it would misread.
-    let word = MemoryLayout<UnsafeRawPointer>.size
-    if let size = ProcessImages.wordSize(ofExecutableAt: "/proc/\(pid)/exe"), size != word {
-      throw BlockInspectionError(
-        kind: .unsupportedProcess, address: address,
-        reason: "process \(pid) is a \(size * 8)-bit program; only \(word * 8)-bit processes can be read")
-    }
-    let images = ProcessImages(pid: pid)
-    try self.init(
-      reading: address, memory: ProcessMemory(process: pid), symbol: images.symbol(at:),
-      runtime: images.runtime(forIsa:))
-    processID = pid
-  }
-
   /// Reads the block at `address` through `memory`: the header and the descriptor parts its
   /// flags announce are copied out first, and the `CBlockABI` accessors read the copies.
-  private init(
+  init(
     reading address: UInt, memory: ProcessMemory, symbol: (UInt) -> SymbolInfo?,
     runtime runtimeForIsa: (UInt) -> BlocksRuntime?
   ) throws(BlockInspectionError) {

@@ -17,24 +17,39 @@ final class ProcessImages {
   let pid: Int32
   /// Its file mappings, in address order; empty when the maps cannot be read.
   private(set) var mappings: [Mapping] = []
+  /// Every readable mapping, files or not (heap, stacks, data), except the kernel's
+  /// (`[vvar]`, `[vsyscall]`), in address order.
+  private(set) var readableRegions: [Range<UInt>] = []
   private var images: [String: BinaryImage?] = [:]
   private var files: [MappedFile] = []
+
+  /// Why `/proc/<pid>/maps` could not be read (`ENOENT`: no such process, `EACCES`: not
+  /// permitted), or nil when it was.
+  private(set) var mapsError: SystemCallError? = nil
 
   /// Reads the mappings of process `pid`.
   init(pid: Int32) {
     self.pid = pid
-    system_eachLine(ofFile: "/proc/\(pid)/maps") { line in
+    let opened = system_eachLine(ofFile: "/proc/\(pid)/maps") { line in
       // start-end perms offset dev inode path
       let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-      guard fields.count == 6 else { return }
+      guard fields.count >= 5 else { return }
       let bounds = fields[0].split(separator: "-")
       guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
         low < high, let offset = UInt(fields[2], radix: 16)
       else { return }
-      var path = fields[5].drop { $0 == " " }
-      if path.hasSuffix("\n") { path = path.dropLast() }
+      var path = fields.count == 6 ? fields[5].drop { $0 == " " } : ""
+      while path.hasSuffix("\n") || path.hasSuffix(" ") { path = path.dropLast() }
+      if fields[1].hasPrefix("r"), path != "[vvar]", path != "[vsyscall]", path != "[vvar_vclock]" {
+        readableRegions.append(low..<high)
+      }
       guard path.hasPrefix("/") else { return }
       mappings.append(Mapping(range: low..<high, fileOffset: offset, path: String(path)))
+    }
+    if !opened {
+      let code = system_errno()
+      mapsError = SystemCallError(
+        call: "open", code: code, explanation: code == SystemErrno.noSuchFile ? "No such process" : nil)
     }
   }
 
@@ -107,6 +122,17 @@ final class ProcessImages {
       if nearest.distance == 0 { info.name = name }
     }
     return info
+  }
+
+  /// Where the defined symbol `name` of the image at `path` is in the process, or nil.
+  func address(ofSymbol name: String, inImageAt path: String) -> UInt? {
+    guard let image = image(at: path), let base = base(of: path) else { return nil }
+    guard let symbol = image.symbols.first(where: { $0.isDefined && image.name(of: $0) == name }) else {
+      return nil
+    }
+    // A shared object's or PIE's values are relative to its base; an executable's absolute.
+    return image.kind == .executable || image.kind == .staticExecutable
+      ? UInt(symbol.address) : base &+ UInt(symbol.address)
   }
 
   /// The blocks runtime of the process: among the images that define `_Block_copy`, the one

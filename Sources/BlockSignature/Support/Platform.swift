@@ -120,6 +120,8 @@ enum SystemErrno {
   static let noSuchProcess = ESRCH
   /// `EPERM`: not permitted.
   static let notPermitted = EPERM
+  /// `ENOENT`: no such file (under `/proc`: no such process).
+  static let noSuchFile = ENOENT
 }
 
 /// `strerror` of an `errno` value.

@@ -180,3 +180,41 @@ struct InspectReportV1: Encodable {
     return lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
   }
 }
+
+/// The `blocksig inspect --pid … --all --json` document, version 1: every block found in a
+/// process, each as `inspect --address` reports it.
+struct InspectProcessReportV1: Encodable {
+  let serializationVersion = 1
+  var source = "process"
+  var pid: Int32
+  var blockCount: Int
+  var blocks: [InspectReportV1]
+  var loadedRuntimes: [InspectReportV1.Runtime]
+  var warnings: [String]
+
+  init(pid: Int32, blocks: [InspectReportV1], loadedRuntimes: [BlocksRuntime], warnings: [String]) {
+    self.pid = pid
+    self.blocks = blocks
+    blockCount = blocks.count
+    self.loadedRuntimes = loadedRuntimes.map(InspectReportV1.Runtime.init)
+    self.warnings = warnings
+  }
+
+  /// One line per block (address, kind, signature, declaration, invoke), then a summary.
+  var text: String {
+    var lines = blocks.map { block in
+      [
+        block.address, block.kind, block.signature ?? "-", block.declaration ?? "-",
+        block.invoke.nearestSymbol ?? block.invoke.address,
+      ].joined(separator: "  ")
+    }
+    let counts = ["global", "heap", "stack", "noescape"].compactMap { kind -> String? in
+      let count = blocks.filter { $0.kind == kind }.count
+      return count == 0 ? nil : "\(count) \(kind)"
+    }
+    let noun = blocks.count == 1 ? "block" : "blocks"
+    lines.append(
+      "process \(pid): \(blocks.count) \(noun)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"))
+    return lines.map { $0 + "\n" }.joined()
+  }
+}

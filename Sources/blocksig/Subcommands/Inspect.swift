@@ -15,12 +15,15 @@ extension BlockSig {
         (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope that \
         allows it), without stopping or changing the process; names come from the image files \
         its /proc/<pid>/maps lists. Take the address from a debugger, a log or the program \
-        itself.
+        itself. With --pid and --all, the process's readable memory (heap, stacks, data) is \
+        searched for words holding the address of a block class of its runtime, and every one \
+        that reads as a block of that class is listed.
 
         Examples:
           blocksig inspect --library libBlockFixtures.so --symbol bf_int_long
           blocksig inspect --library libfoo.so --variable handler --json
           blocksig inspect --pid 4242 --address 0x55d0c6f4a2c0
+          blocksig inspect --pid 4242 --all --json
 
         Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a block-looking \
         object, 66 the library cannot be read or loaded, or has no such symbol, or the process \
@@ -45,16 +48,25 @@ extension BlockSig {
       help: ArgumentHelp("The block's address in that process, hex (0x…) or decimal.", valueName: "address"))
     var address: String?
 
+    @Flag(name: .long, help: "With --pid: list every block found in the process's memory.")
+    var all = false
+
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
 
     func validate() throws {
-      if pid != nil || address != nil {
+      if pid != nil || address != nil || all {
         guard library == nil, symbol == nil, variable == nil else {
-          throw ValidationError("Give either --library with --symbol or --variable, or --pid with --address.")
+          throw ValidationError("Give either --library with --symbol or --variable, or --pid with --address or --all.")
         }
-        guard let pid, pid > 0 else { throw ValidationError("Give --pid, a process ID above 0, with --address.") }
-        guard let address else { throw ValidationError("Give --address with --pid.") }
+        guard let pid, pid > 0 else {
+          throw ValidationError("Give --pid, a process ID above 0, with --address or --all.")
+        }
+        if all {
+          guard address == nil else { throw ValidationError("Give --address or --all, not both.") }
+          return
+        }
+        guard let address else { throw ValidationError("Give --address or --all with --pid.") }
         guard Self.parseAddress(address) != nil else {
           throw ValidationError("--address '\(address)' is not an address: write 0x55d0c6f4a2c0 or a decimal number.")
         }
@@ -78,6 +90,10 @@ extension BlockSig {
 
     func run() throws {
       diagnostics.apply()
+      if let pid, all {
+        try listBlocks(inProcess: pid)
+        return
+      }
       if let pid, let address = address.flatMap(Self.parseAddress) {
         try inspect(address, inProcess: pid)
         return
@@ -125,6 +141,37 @@ extension BlockSig {
       ) {
         InspectReportV1(
           process: pid, info: info, runtime: runtimes.first, loadedRuntimes: runtimes, warnings: $0)
+      }
+    }
+
+    /// `--pid` and `--all`: every block in another process, a line each (or one JSON document).
+    func listBlocks(inProcess pid: Int32) throws {
+      let blocks: [BlockInfo]
+      do {
+        blocks = try BlockInfo.blocks(inProcess: pid)
+      } catch {
+        // No block address to name: the reason alone ("cannot read process …").
+        throw Diagnostics.fail(66, error.reason)
+      }
+      let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: blocks.first?.isa ?? 0)
+      var warnings: [String] = []
+      if runtimes.isEmpty {
+        warnings.append("no blocks runtime is mapped in process \(pid): there are no block classes to look for")
+      } else if runtimes.count > 1 {
+        warnings.append(
+          "\(runtimes.count) blocks runtimes are mapped in process \(pid) (\(runtimes.map(\.path).joined(separator: ", ")))"
+        )
+      }
+      for warning in warnings { Diagnostics.warn(warning) }
+      let reports = blocks.map { block in
+        let runtime = runtimes.first { $0.referenceCountConvention == block.referenceCountConvention } ?? runtimes.first
+        return InspectReportV1(process: pid, info: block, runtime: runtime, loadedRuntimes: runtimes, warnings: [])
+      }
+      let report = InspectProcessReportV1(pid: pid, blocks: reports, loadedRuntimes: runtimes, warnings: warnings)
+      if json {
+        try JSONOutput.print(report)
+      } else {
+        print(report.text, terminator: "")
       }
     }
 
