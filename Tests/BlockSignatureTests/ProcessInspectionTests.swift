@@ -10,7 +10,7 @@ import Testing
 /// Returns the in-process result.
 @discardableResult
 func expectProcessReadAgrees(
-  _ pointer: UnsafeRawPointer, sourceLocation: SourceLocation = #_sourceLocation
+  _ pointer: UnsafeRawPointer, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation
 ) -> Result<BlockInfo, BlockInspectionError> {
   let local = Result { () throws(BlockInspectionError) in try BlockInfo(inspecting: pointer) }
   let remote = Result { () throws(BlockInspectionError) in
@@ -20,22 +20,22 @@ func expectProcessReadAgrees(
   case (.success(let here), .success(let there)):
     #expect(there.processID == ProcessInfo.processInfo.processIdentifier, sourceLocation: sourceLocation)
     #expect(here.processID == nil, sourceLocation: sourceLocation)
-    #expect(there.address == here.address, sourceLocation: sourceLocation)
-    #expect(there.flags == here.flags, sourceLocation: sourceLocation)
-    #expect(there.isa == here.isa, sourceLocation: sourceLocation)
-    #expect(there.isaSymbol == here.isaSymbol, sourceLocation: sourceLocation)
-    #expect(there.isaSymbolInfo?.imagePath == here.isaSymbolInfo?.imagePath, sourceLocation: sourceLocation)
-    #expect(there.descriptorAddress == here.descriptorAddress, sourceLocation: sourceLocation)
-    #expect(there.descriptorReserved == here.descriptorReserved, sourceLocation: sourceLocation)
-    #expect(there.size == here.size, sourceLocation: sourceLocation)
-    #expect(there.copyHelperAddress == here.copyHelperAddress, sourceLocation: sourceLocation)
-    #expect(there.disposeHelperAddress == here.disposeHelperAddress, sourceLocation: sourceLocation)
-    #expect(there.signatureBytes == here.signatureBytes, sourceLocation: sourceLocation)
-    #expect(there.layoutWord == here.layoutWord, sourceLocation: sourceLocation)
-    #expect(there.extendedLayout == here.extendedLayout, sourceLocation: sourceLocation)
-    #expect(there.invokeAddress == here.invokeAddress, sourceLocation: sourceLocation)
-    #expect(there.invoke?.imagePath == here.invoke?.imagePath, sourceLocation: sourceLocation)
-    #expect(there.referenceCount == here.referenceCount, sourceLocation: sourceLocation)
+    #expect(there.address == here.address, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.flags == here.flags, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.isa == here.isa, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.isaSymbol == here.isaSymbol, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.isaSymbolInfo?.imagePath == here.isaSymbolInfo?.imagePath, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.descriptorAddress == here.descriptorAddress, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.descriptorReserved == here.descriptorReserved, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.size == here.size, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.copyHelperAddress == here.copyHelperAddress, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.disposeHelperAddress == here.disposeHelperAddress, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.signatureBytes == here.signatureBytes, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.layoutWord == here.layoutWord, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.extendedLayout == here.extendedLayout, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.invokeAddress == here.invokeAddress, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.invoke?.imagePath == here.invoke?.imagePath, "\(context)", sourceLocation: sourceLocation)
+    #expect(there.referenceCount == here.referenceCount, "\(context)", sourceLocation: sourceLocation)
     #expect(there.memoryWasChecked, sourceLocation: sourceLocation)
   case (.failure(let here), .failure(let there)):
     #expect(there == here, sourceLocation: sourceLocation)
@@ -52,7 +52,7 @@ func expectProcessReadAgrees(
   @Test func fixturesReadTheSameThroughTheProcessPath() throws {
     for fixture in Fixture.all {
       try fixture.withBlock { block in
-        let result = expectProcessReadAgrees(block)
+        let result = expectProcessReadAgrees(block, fixture.name)
         #expect((try? result.get()) != nil, "\(fixture.name)")
       }
     }

@@ -53,10 +53,11 @@ extension BlockInfo {
   /// searched for words that hold the address of one of its blocks runtime's classes
   /// (`_NSConcreteGlobalBlock`, `_NSConcreteMallocBlock`, `_NSConcreteStackBlock`), and each
   /// such word is read as a block. A word is kept when it reads as a block whose flags agree
-  /// with its class (`BLOCK_IS_GLOBAL` for a global block, `BLOCK_NEEDS_FREE` for a heap
-  /// block, neither for a stack block; `BLOCK_IS_NOESCAPE` with either of the first and the
-  /// last, as clang marks a literal passed to a `noescape` parameter); what is left is sorted
-  /// by address.
+  /// with its class and that can live where it was found: `BLOCK_IS_GLOBAL` in an image's
+  /// data for a global block, `BLOCK_NEEDS_FREE` anywhere but the main stack for a heap block,
+  /// neither for a stack block; or, with the global class, `BLOCK_IS_NOESCAPE` outside the
+  /// images (clang gives a literal passed to a `noescape` parameter that class and flag, though
+  /// it lives on the stack). What is left is sorted by address.
   ///
   ///     for block in try BlockInfo.blocks(inProcess: 4242) {
   ///       print(block.address, block.kind, block.signature ?? "-")
@@ -102,10 +103,11 @@ extension BlockInfo {
     let word = MemoryLayout<UInt>.size
     var found: [BlockInfo] = []
     var chunk = [UInt](repeating: 0, count: 1 << 17)  // 1 MiB
-    for region in images.readableRegions where UInt(region.count) <= maximumRegionSize {
-      var position = region.lowerBound
-      while position < region.upperBound {
-        let count = min(UInt(chunk.count * word), region.upperBound - position)
+    for region in images.readableRegions where UInt(region.range.count) <= maximumRegionSize {
+      let inImage = region.path.hasPrefix("/")
+      var position = region.range.lowerBound
+      while position < region.range.upperBound {
+        let count = min(UInt(chunk.count * word), region.range.upperBound - position)
         let error = chunk.withUnsafeMutableBytes { memory.read(position, into: .init(rebasing: $0[..<Int(count)])) }
         if let error {
           if error.code != SystemErrno.fault {
@@ -116,8 +118,8 @@ extension BlockInfo {
         }
         for index in 0..<Int(count) / word where isas.contains(chunk[index]) {
           let candidate = position + UInt(index * word)
-          guard let block = try? BlockInfo(inspecting: candidate, in: images), let kind = classes[chunk[index]],
-            block.kind == kind || block.kind == .noescape
+          guard let kind = classes[chunk[index]], let block = try? BlockInfo(inspecting: candidate, in: images),
+            Self.canLive(block.kind, withClassOf: kind, inImage: inImage, onMainStack: region.path == "[stack]")
           else { continue }
           found.append(block)
         }
@@ -125,5 +127,20 @@ extension BlockInfo {
       }
     }
     return found.sorted { $0.address < $1.address }
+  }
+
+  /// Whether a block whose flags say `kind`, with the isa of the `runtimeClass` blocks, can
+  /// be where it was found: a global literal in an image's data, a noescape literal (which
+  /// clang gives the global class) on a stack, a heap block anywhere but the main stack, a
+  /// stack block anywhere (thread stacks are anonymous memory). Others are stale copies.
+  static func canLive(_ kind: BlockKind, withClassOf runtimeClass: BlockKind, inImage: Bool, onMainStack: Bool) -> Bool
+  {
+    switch (runtimeClass, kind) {
+    case (.global, .global): inImage
+    case (.global, .noescape): !inImage
+    case (.heap, .heap): !onMainStack
+    case (.stack, .stack): true
+    default: false
+    }
   }
 }

@@ -112,39 +112,3 @@ public struct LoadedLibrary: @unchecked Sendable {
     return block
   }
 }
-
-/// The process's memory mappings, from `/proc/self/maps`.
-struct MemoryMap {
-  struct Protection: Hashable {
-    var readable: Bool
-    var executable: Bool
-  }
-
-  private var regions: [(range: Range<UInt>, protection: Protection)] = []
-
-  /// The current mappings (empty where `/proc/self/maps` is unavailable).
-  static func current() -> MemoryMap {
-    var map = MemoryMap()
-    system_eachLine(ofFile: "/proc/self/maps") { text in
-      let fields = text.split(separator: " ", maxSplits: 2)
-      guard fields.count >= 2 else { return }
-      let bounds = fields[0].split(separator: "-")
-      guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
-        low < high
-      else { return }
-      let permissions = Array(fields[1].utf8)
-      guard permissions.count >= 3 else { return }
-      map.regions.append(
-        (
-          low..<high,
-          Protection(readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x"))
-        ))
-    }
-    return map
-  }
-
-  /// The protection of the mapping that contains `address`, or nil when none does.
-  func protection(of address: UInt) -> Protection? {
-    regions.first { $0.range.contains(address) }?.protection
-  }
-}

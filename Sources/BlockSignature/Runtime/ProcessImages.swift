@@ -6,50 +6,32 @@
 /// Each image file is read once (through `/proc/<pid>/root`, so a process in another mount
 /// namespace or chroot has its own files read), on the first address that falls in it.
 final class ProcessImages {
-  /// One line of `/proc/<pid>/maps` that maps a file.
-  struct Mapping {
-    var range: Range<UInt>
-    var fileOffset: UInt
-    var path: String
-  }
-
   /// The process.
   let pid: Int32
   /// Its file mappings, in address order; empty when the maps cannot be read.
-  private(set) var mappings: [Mapping] = []
+  private(set) var mappings: [MemoryMap.Region] = []
   /// Every readable mapping, files or not (heap, stacks, data), except the kernel's
   /// (`[vvar]`, `[vsyscall]`), in address order.
-  private(set) var readableRegions: [Range<UInt>] = []
+  private(set) var readableRegions: [MemoryMap.Region] = []
   private var images: [String: BinaryImage?] = [:]
   private var files: [MappedFile] = []
 
-  /// Why `/proc/<pid>/maps` could not be read (`ENOENT`: no such process, `EACCES`: not
-  /// permitted), or nil when it was.
-  private(set) var mapsError: SystemCallError? = nil
+  /// Why `/proc/<pid>/maps` could not be read (the process is gone, or may not be read), or
+  /// nil when it was.
+  let mapsError: SystemCallError?
 
   /// Reads the mappings of process `pid`.
   init(pid: Int32) {
     self.pid = pid
-    let opened = system_eachLine(ofFile: "/proc/\(pid)/maps") { line in
-      // start-end perms offset dev inode path
-      let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-      guard fields.count >= 5 else { return }
-      let bounds = fields[0].split(separator: "-")
-      guard bounds.count == 2, let low = UInt(bounds[0], radix: 16), let high = UInt(bounds[1], radix: 16),
-        low < high, let offset = UInt(fields[2], radix: 16)
-      else { return }
-      var path = fields.count == 6 ? fields[5].drop { $0 == " " } : ""
-      while path.hasSuffix("\n") || path.hasSuffix(" ") { path = path.dropLast() }
-      if fields[1].hasPrefix("r"), path != "[vvar]", path != "[vsyscall]", path != "[vvar_vclock]" {
-        readableRegions.append(low..<high)
+    let map = MemoryMap(pid: pid)
+    mapsError = map.error
+    for region in map.regions {
+      if region.protection.readable, !["[vvar]", "[vvar_vclock]", "[vsyscall]"].contains(region.path) {
+        readableRegions.append(region)
       }
-      guard path.hasPrefix("/") else { return }
-      mappings.append(Mapping(range: low..<high, fileOffset: offset, path: String(path)))
-    }
-    if !opened {
-      let code = system_errno()
-      mapsError = SystemCallError(
-        call: "open", code: code, explanation: code == SystemErrno.noSuchFile ? "No such process" : nil)
+      if region.path.hasPrefix("/") {
+        mappings.append(region)
+      }
     }
   }
 
@@ -66,7 +48,7 @@ final class ProcessImages {
   }
 
   /// The mapping that contains `address`, if a file is mapped there.
-  func mapping(containing address: UInt) -> Mapping? {
+  func mapping(containing address: UInt) -> MemoryMap.Region? {
     mappings.first { $0.range.contains(address) }
   }
 

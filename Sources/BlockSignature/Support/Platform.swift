@@ -136,15 +136,23 @@ func system_sameFile(_ a: String, _ b: String) -> Bool {
   return first.st_dev == second.st_dev && first.st_ino == second.st_ino
 }
 
-/// Calls `body` with each line of a text file such as `/proc/self/maps` (lines longer than
-/// 4 KiB are cut); false when the file cannot be opened.
-@discardableResult
-func system_eachLine(ofFile path: String, _ body: (String) -> Void) -> Bool {
-  guard let file = fopen(path, "r") else { return false }
-  defer { fclose(file) }
-  var line = [CChar](repeating: 0, count: 4096)
-  while fgets(&line, Int32(line.count), file) != nil {
-    body(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+/// The whole of a `/proc` file such as `/proc/<pid>/maps`, read to its end (the kernel hands
+/// out about a page of lines per `read`), up to `limit` bytes.
+func system_readProcFile(_ path: String, limit: Int = 64 << 20) -> Result<[UInt8], SystemCallError> {
+  var fd: Int32
+  repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+  guard fd >= 0 else { return .failure(SystemCallError(call: "open", code: errno)) }
+  defer { close(fd) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while bytes.count < limit {
+    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if count < 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemCallError(call: "read", code: errno))
+    }
+    if count == 0 { break }
+    bytes.append(contentsOf: chunk[0..<count])
   }
-  return true
+  return .success(bytes)
 }
