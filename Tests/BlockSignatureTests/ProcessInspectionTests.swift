@@ -24,7 +24,8 @@ func expectProcessReadAgrees(
     #expect(there.flags == here.flags, "\(context)", sourceLocation: sourceLocation)
     #expect(there.isa == here.isa, "\(context)", sourceLocation: sourceLocation)
     #expect(there.isaSymbol == here.isaSymbol, "\(context)", sourceLocation: sourceLocation)
-    #expect(there.isaSymbolInfo?.imagePath == here.isaSymbolInfo?.imagePath, "\(context)", sourceLocation: sourceLocation)
+    #expect(
+      there.isaSymbolInfo?.imagePath == here.isaSymbolInfo?.imagePath, "\(context)", sourceLocation: sourceLocation)
     #expect(there.descriptorAddress == here.descriptorAddress, "\(context)", sourceLocation: sourceLocation)
     #expect(there.descriptorReserved == here.descriptorReserved, "\(context)", sourceLocation: sourceLocation)
     #expect(there.size == here.size, "\(context)", sourceLocation: sourceLocation)
