@@ -16,18 +16,34 @@ extension SymbolInfo {
     guard let file = try? MappedFile(path: imagePath), ELFLoader.isELF(file.bytes),
       let image = try? ELFLoader.load(file.bytes, readingRelocations: false)
     else { return self }
-    // Shared objects and PIEs: symbol values are relative to the load base; a non-PIE
-    // executable's are absolute.
-    let candidates: Set<UInt64> = [UInt64(address &- imageBase), UInt64(address)]
+    guard let found = image.nearestSymbol(to: address, base: imageBase), found.distance == 0 else { return self }
     var resolved = self
-    for symbol in image.symbols where symbol.isDefined && candidates.contains(symbol.address) {
-      let symbolName = image.name(of: symbol)
-      guard !symbolName.isEmpty else { continue }
-      resolved.name = symbolName
-      resolved.nearestName = symbolName
-      resolved.nearestOffset = 0
-      if symbol.isFunction { break }
-    }
+    resolved.name = found.name
+    resolved.nearestName = found.name
+    resolved.nearestOffset = 0
     return resolved
+  }
+}
+
+extension BinaryImage {
+  /// The named, defined function or object symbol at or nearest before `address` in this
+  /// image loaded at `base`, and how far before it is; a function wins over an object at the
+  /// same place. Shared objects' and PIEs' symbol values are relative to the base, a non-PIE
+  /// executable's absolute (its base is its first segment's address, as `dladdr` has it), so
+  /// both readings are tried.
+  func nearestSymbol(to address: UInt, base: UInt) -> (name: String, distance: UInt64)? {
+    let targets = [UInt64(address &- base), UInt64(address)]
+    var nearest: (symbol: ImageSymbol, distance: UInt64)? = nil
+    for symbol in symbols where symbol.isDefined && (symbol.isFunction || symbol.isObject) {
+      for target in targets where symbol.address <= target {
+        let distance = target - symbol.address
+        if let best = nearest, best.distance < distance || (best.distance == distance && !symbol.isFunction) {
+          continue
+        }
+        guard !name(of: symbol).isEmpty else { continue }
+        nearest = (symbol, distance)
+      }
+    }
+    return nearest.map { (name(of: $0.symbol), $0.distance) }
   }
 }

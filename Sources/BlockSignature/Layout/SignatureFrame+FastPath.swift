@@ -330,9 +330,9 @@ struct FastScanner {
 
   /// The bytes of `word` (eight bytes of the input, the first in the low bits) that end a name
   /// (`=`, or the record's closing byte, repeated in each byte of `closeInEveryByte`), are 0 or
-  /// are not ASCII, as their high bits; 0 when there are none. The classic test for a zero byte, `(x - 0x01…01) & ~x & 0x80…80`, may
-  /// also mark a byte after a true one (the borrow runs upward), never before: the lowest bit
-  /// set is exact, and so is 0.
+  /// are not ASCII, as their high bits; 0 when there are none. The classic test for a zero
+  /// byte, `(x - 0x01…01) & ~x & 0x80…80`, may also mark a byte after a true one (the borrow
+  /// runs upward), never before: the lowest bit set is exact, and so is 0.
   @inline(__always)
   static func nameEnds(in word: UInt64, closeInEveryByte: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101

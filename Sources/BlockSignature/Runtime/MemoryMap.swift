@@ -53,7 +53,7 @@ struct MemoryMap {
         low < high, let offset = UInt(fields[2], radix: 16), permissions.count >= 3
       else { continue }
       var path = fields.count == 6 ? fields[5].drop { $0 == " " } : ""
-      while path.hasSuffix("\n") || path.hasSuffix(" ") { path = path.dropLast() }
+      while path.hasSuffix(" ") { path = path.dropLast() }
       regions.append(
         Region(
           range: low..<high,

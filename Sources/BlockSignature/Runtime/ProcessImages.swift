@@ -82,27 +82,12 @@ final class ProcessImages {
       return nil
     }
     var info = SymbolInfo(address: address, imagePath: mapping.path, imageBase: base)
-    guard let image = image(at: mapping.path) else { return info }
-    // Shared objects and PIEs: symbol values are relative to the base; a non-PIE executable's
-    // are absolute (its base is its first segment's address, as for dladdr).
-    let targets = [UInt64(address &- base), UInt64(address)]
-    var nearest: (symbol: ImageSymbol, distance: UInt64)? = nil
-    for symbol in image.symbols where symbol.isDefined && (symbol.isFunction || symbol.isObject) {
-      for target in targets where symbol.address <= target {
-        let distance = target - symbol.address
-        if let best = nearest, best.distance < distance || (best.distance == distance && !symbol.isFunction) {
-          continue
-        }
-        guard !image.name(of: symbol).isEmpty else { continue }
-        nearest = (symbol, distance)
-      }
+    guard let image = image(at: mapping.path), let nearest = image.nearestSymbol(to: address, base: base) else {
+      return info
     }
-    if let nearest {
-      let name = image.name(of: nearest.symbol)
-      info.nearestName = name
-      info.nearestOffset = UInt(nearest.distance)
-      if nearest.distance == 0 { info.name = name }
-    }
+    info.nearestName = nearest.name
+    info.nearestOffset = UInt(nearest.distance)
+    if nearest.distance == 0 { info.name = nearest.name }
     return info
   }
 

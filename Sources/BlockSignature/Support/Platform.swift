@@ -116,16 +116,9 @@ func system_errno() -> Int32 { errno }
 enum SystemErrno {
   /// `EFAULT`: the address is not readable.
   static let fault = EFAULT
-  /// `ESRCH`: no such process.
-  static let noSuchProcess = ESRCH
-  /// `EPERM`: not permitted.
-  static let notPermitted = EPERM
   /// `ENOENT`: no such file (under `/proc`: no such process).
   static let noSuchFile = ENOENT
 }
-
-/// `strerror` of an `errno` value.
-func system_strerror(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// Whether two paths name the same file (same device and inode).
 func system_sameFile(_ a: String, _ b: String) -> Bool {
