@@ -196,19 +196,39 @@ import Testing
   }
 
   /// A program holding a global, a heap and a stack block (which captures a `__block`
-  /// variable), printing their addresses and waiting for its standard input to close.
+  /// variable), printing their addresses and waiting for its standard input to close. It
+  /// also holds three decoys, block-shaped words no block can be, whose addresses it prints
+  /// after the blocks': a stack and a heap "block" in its data (where its global offset table
+  /// also holds each class's address, followed by other pointers), and a stack "block" on the
+  /// heap whose invoke pointer is writable data (not `.rodata`, which some linkers put in
+  /// the executable segment with the code).
   static let holderSource = """
+    #include <stdint.h>
     #include <stdio.h>
+    #include <stdlib.h>
     #include <unistd.h>
     extern void *_Block_copy(const void *);
+    extern void *_NSConcreteStackBlock[], *_NSConcreteMallocBlock[];
     typedef long (^Adder)(int, long);
     static Adder global_block = ^long(int a, long b) { return a + b; };
+    static const unsigned long decoy_descriptor[2] = {0, 32};
+    static void decoy_invoke(void) {}
+    /* isa; flags and reserved; invoke; descriptor */
+    void *decoy_stack[4] = {_NSConcreteStackBlock, 0, (void *)decoy_invoke, (void *)decoy_descriptor};
+    void *decoy_heap[4] = {
+        _NSConcreteMallocBlock, (void *)(uintptr_t)((1 << 24) | 2), (void *)decoy_invoke, (void *)decoy_descriptor};
     int main(void) {
       __block int counter = 3;
       double scale = 2.5;
       void (^stack)(double) = ^(double x) { counter += (int)(x * scale); };
       void (^heap)(double) = _Block_copy(stack);
-      printf("%p %p %p\\n", (void *)global_block, (void *)heap, (void *)stack);
+      void **decoy_data_invoke = malloc(4 * sizeof(void *));
+      decoy_data_invoke[0] = _NSConcreteStackBlock;
+      decoy_data_invoke[1] = 0;
+      decoy_data_invoke[2] = (void *)decoy_heap;
+      decoy_data_invoke[3] = (void *)decoy_descriptor;
+      printf("%p %p %p %p %p %p\\n", (void *)global_block, (void *)heap, (void *)stack, (void *)decoy_stack,
+             (void *)decoy_heap, (void *)decoy_data_invoke);
       fflush(stdout);
       char c;
       while (read(0, &c, 1) > 0) {}
@@ -255,7 +275,7 @@ import Testing
       line.append(chunk)
     }
     let addresses = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
-    try #require(addresses.count == 3, "\(addresses)")
+    try #require(addresses.count == 6, "\(addresses)")
     let pid = String(holder.processIdentifier)
 
     let expected: [(kind: String, isa: String, descriptor: ClangIR.Descriptor, invoke: String)] = [
@@ -305,12 +325,19 @@ import Testing
       #expect(entry?["kind"] as? String == block.kind, "\(address)")
       #expect(entry?["signature"] as? String == block.descriptor.signature, "\(address)")
     }
-    #expect(
-      blocks.allSatisfy { entry in
-        expected.contains {
-          $0.kind == entry["kind"] as? String && $0.descriptor.signature == entry["signature"] as? String
-        }
-      })
+    // The decoys read as blocks at their addresses, but cannot be blocks where they are.
+    for (decoy, kind) in zip(addresses[3...], ["stack", "heap", "stack"]) {
+      let run = try blocksig("inspect", "--pid", pid, "--address", decoy, "--json")
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(try json(run)["kind"] as? String == kind, "\(decoy)")
+      #expect(!blocks.contains { $0["address"] as? String == decoy }, "\(decoy)")
+    }
+    let strays = blocks.filter { entry in
+      !expected.contains {
+        $0.kind == entry["kind"] as? String && $0.descriptor.signature == entry["signature"] as? String
+      }
+    }
+    #expect(strays.isEmpty, "\(strays) in \(all.stdout)")
     let listed = try blocksig("inspect", "--pid", pid, "--all")
     #expect(listed.status == 0)
     #expect(

@@ -53,11 +53,13 @@ extension BlockInfo {
   /// searched for words that hold the address of one of its blocks runtime's classes
   /// (`_NSConcreteGlobalBlock`, `_NSConcreteMallocBlock`, `_NSConcreteStackBlock`), and each
   /// such word is read as a block. A word is kept when it reads as a block whose flags agree
-  /// with its class and that can live where it was found: `BLOCK_IS_GLOBAL` in an image's
-  /// data for a global block, `BLOCK_NEEDS_FREE` anywhere but the main stack for a heap block,
-  /// neither for a stack block; or, with the global class, `BLOCK_IS_NOESCAPE` outside the
-  /// images (clang gives a literal passed to a `noescape` parameter that class and flag, though
-  /// it lives on the stack). What is left is sorted by address.
+  /// with its class, whose invoke function lies in executable memory, and that can live where
+  /// it was found: `BLOCK_IS_GLOBAL` in an image's data for a global block; `BLOCK_NEEDS_FREE`
+  /// outside the image files' mappings and the main stack for a heap block; neither flag, and
+  /// outside the image files' mappings, for a stack block; or, with the global class,
+  /// `BLOCK_IS_NOESCAPE` outside the images (clang gives a literal passed to a `noescape`
+  /// parameter that class and flag, though it lives on the stack). What is left is sorted by
+  /// address.
   ///
   ///     for block in try BlockInfo.blocks(inProcess: 4242) {
   ///       print(block.address, block.kind, block.signature ?? "-")
@@ -119,7 +121,8 @@ extension BlockInfo {
         for index in 0..<Int(count) / word where isas.contains(chunk[index]) {
           let candidate = position + UInt(index * word)
           guard let kind = classes[chunk[index]], let block = try? BlockInfo(inspecting: candidate, in: images),
-            Self.canLive(block.kind, withClassOf: kind, inImage: inImage, onMainStack: region.path == "[stack]")
+            Self.canLive(block.kind, withClassOf: kind, inImage: inImage, onMainStack: region.path == "[stack]"),
+            images.isExecutable(block.invokeAddress)
           else { continue }
           found.append(block)
         }
@@ -130,16 +133,19 @@ extension BlockInfo {
   }
 
   /// Whether a block whose flags say `kind`, with the isa of the `runtimeClass` blocks, can
-  /// be where it was found: a global literal in an image's data, a noescape literal (which
-  /// clang gives the global class) on a stack, a heap block anywhere but the main stack, a
-  /// stack block anywhere (thread stacks are anonymous memory). Others are stale copies.
+  /// be where it was found: a global literal in an image's data; a noescape literal (which
+  /// clang gives the global class) on a stack; a heap block in memory `malloc` gave, never in
+  /// an image file's mapping nor on the main stack; a stack block on a stack, which is the
+  /// main one or anonymous memory (a thread's), never an image file's mapping. Others are
+  /// stale copies, or words that only look like a block: a global offset table holds the
+  /// address of each class a program uses, followed by other pointers.
   static func canLive(_ kind: BlockKind, withClassOf runtimeClass: BlockKind, inImage: Bool, onMainStack: Bool) -> Bool
   {
     switch (runtimeClass, kind) {
     case (.global, .global): inImage
     case (.global, .noescape): !inImage
-    case (.heap, .heap): !onMainStack
-    case (.stack, .stack): true
+    case (.heap, .heap): !inImage && !onMainStack
+    case (.stack, .stack): !inImage
     default: false
     }
   }

@@ -13,6 +13,8 @@ final class ProcessImages {
   /// Every readable mapping, files or not (heap, stacks, data), except the kernel's
   /// (`[vvar]`, `[vsyscall]`), in address order.
   private(set) var readableRegions: [MemoryMap.Region] = []
+  /// Every executable mapping (code of the images, and any JIT's), in address order.
+  private(set) var executableRanges: [Range<UInt>] = []
   private var images: [String: BinaryImage?] = [:]
   private var files: [MappedFile] = []
 
@@ -28,6 +30,9 @@ final class ProcessImages {
     for region in map.regions {
       if region.protection.readable, !["[vvar]", "[vvar_vclock]", "[vsyscall]"].contains(region.path) {
         readableRegions.append(region)
+      }
+      if region.protection.executable {
+        executableRanges.append(region.range)
       }
       if region.path.hasPrefix("/") {
         mappings.append(region)
@@ -45,6 +50,12 @@ final class ProcessImages {
     case 2: return 8
     default: return nil
     }
+  }
+
+  /// Whether `address` lies in an executable mapping: where any function, an invoke among
+  /// them, must be.
+  func isExecutable(_ address: UInt) -> Bool {
+    executableRanges.contains { $0.contains(address) }
   }
 
   /// The mapping that contains `address`, if a file is mapped there.
