@@ -5,11 +5,17 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <string.h>
 #if defined(__linux__)
 #include <link.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #endif
+
+size_t cbs_find_byte(const void *bytes, size_t count, unsigned char byte) {
+  const void *found = count ? memchr(bytes, byte, count) : NULL;
+  return found ? (size_t)((const unsigned char *)found - (const unsigned char *)bytes) : count;
+}
 
 long cbs_read_memory(const void *address, void *buffer, size_t count) {
   return cbs_read_process_memory(-1, (uintptr_t)address, buffer, count);

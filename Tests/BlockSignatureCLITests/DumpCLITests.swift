@@ -81,8 +81,10 @@ import Testing
       #expect(
         Set(block.keys) == [
           "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals",
-          "evidence",
+          "construction_sites", "evidence",
         ])
+      // A relocatable object's code is not read for sites.
+      #expect((block["construction_sites"] as? [Any])?.isEmpty == true)
       let descriptor = try #require(block["descriptor"] as? [String: Any])
       #expect(Set(descriptor.keys) == ["vaddr", "section", "section_offset", "file_offset", "symbol"])
       #expect(descriptor["vaddr"] is NSNull)  // no final addresses in a .o file
@@ -100,6 +102,55 @@ import Testing
     let withHelpers = try #require(blocks.first { !($0["copy_dispose"] is NSNull) })
     let helpers = try #require(withHelpers["copy_dispose"] as? [String: Any])
     #expect(Set(helpers.keys) == ["copy", "dispose"])
+  }
+
+  /// A linked library's stack blocks: the text line names the sites' count and the invoke
+  /// functions; `construction_sites` gives each site's address, function, invoke and how the
+  /// invoke was matched. The truth is clang's IR (what it stores with each descriptor) and the
+  /// library's symbol table (where each function is).
+  @Test func constructionSitesInTextAndJSON() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(int));
+      void both(int k) { use(^(int x) { (void)(x + k); }); use(^(int x) { (void)(x - k); }); }
+
+      """, arguments: ["-fblocks", "-O2", "-shared", "-fPIC", "-nostdlib"], output: "libsites.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let symbols = try Toolchain.check(try #require(Toolchain.find(anyOf: ["llvm-nm", "nm"])), [library.path]).stdout
+    var addressOf: [String: UInt64] = [:]
+    for line in symbols.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      if fields.count == 3, let address = UInt64(fields[0], radix: 16) { addressOf[String(fields[2])] = address }
+    }
+    let first = try #require(addressOf["__both_block_invoke"])
+    let second = try #require(addressOf["__both_block_invoke_2"])
+    let both = try #require(addressOf["both"])
+
+    let text = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    #expect(text.status == 0, "\(text.stderr)")
+    for (descriptor, invoke) in [
+      ("__block_descriptor_tmp", "__both_block_invoke"), ("__block_descriptor_tmp.1", "__both_block_invoke_2"),
+    ] {
+      #expect(text.stdout.contains("\(descriptor)  sites 1  invoke \(invoke)  [symbol,structural]\n"), "\(text.stdout)")
+    }
+
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", library.path])
+    #expect(run.status == 0)
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let blocks = try #require(document["blocks"] as? [[String: Any]])
+    #expect(blocks.count == 2)
+    for (block, invoke) in zip(blocks, [first, second]) {
+      let sites = try #require(block["construction_sites"] as? [[String: Any]])
+      let site = try #require(sites.first)
+      #expect(sites.count == 1)
+      #expect(Set(site.keys) == ["vaddr", "function", "invoke", "invoke_match"])
+      #expect(site["function"] as? String == "both")
+      let address = try #require(site["vaddr"] as? UInt64)
+      #expect(address > both && address < min(first, second), "\(address)")
+      let code = try #require(site["invoke"] as? [String: Any])
+      #expect(code["vaddr"] as? UInt64 == invoke)
+      #expect(site["invoke_match"] as? String == "slot")
+    }
   }
 
   @Test func humanOutputIsOneLinePerBlockThenSummary() throws {
@@ -157,7 +208,7 @@ import Testing
       run.stdout == """
         \(object.path): ELF64 x86_64 relocatable
           .data.rel.ro+0x0  global  size 32  v8@?0{E=}8  void (^)(struct E)  __block_descriptor_tmp  literals 1  \
-        [literal,symbol,structural]
+        invoke gb_block_invoke  [literal,symbol,structural]
           .data.rel.ro+0x40  stack  size 48  v8@?0  void (^)(void)  __block_descriptor_tmp.2  copy/dispose  \
         [symbol,structural]
           2 descriptors, 1 global literal, 2 distinct signatures

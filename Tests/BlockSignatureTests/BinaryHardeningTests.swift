@@ -374,6 +374,53 @@ import Testing
     #expect(shown + dropped >= count, "\(shown) shown, \(dropped) dropped")
   }
 
+  /// Code that is nothing but loads of one descriptor's address (70 000 `lea`s): the sites
+  /// stop at 65 536 with a warning that says so, rather than one
+  /// window's scan and one entry per 7 bytes of a file as large as an attacker likes.
+  @Test func codeOfNothingButDescriptorLoadsKeepsABoundedSiteList() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      __asm__(".text\\n.globl flood\\nflood:\\n.rept 70000\\nlea __block_descriptor_tmp(%rip), %rax\\n.endr\\nret");
+
+      """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libflood.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    #expect(block.constructionSites.count == 1 << 16)
+    let addresses = block.constructionSites.map(\.address)
+    #expect(addresses == addresses.sorted() && Set(addresses).count == addresses.count)
+    let warning = try #require(report.warnings.last)
+    #expect(warning.message.hasPrefix("more than 65536 loads of a block descriptor in the code"), "\(warning)")
+  }
+
+  /// Code the scanner cannot trust: a `.text` of random bytes, of bytes that are all the
+  /// start of a `lea` or a `movabs`, and one whose size runs past the end of the file. Sites
+  /// are read from the bytes there are; nothing traps.
+  @Test func hostileCodeSections() throws {
+    let original = try Self.build("libcode.so", ["-shared", "-fPIC", "-nostdlib"])
+    let elf = ELF(bytes: original)
+    let text = try #require(elf.indices(ofType: 1).first { elf.name($0) == ".text" })
+    let range = elf.sectionFileRange(text)
+    let full = try #require(Self.scan(original).report)
+    #expect(full.blocks.filter { $0.kind == .stack }.allSatisfy { !$0.constructionSites.isEmpty })
+    var generator = SystemRandomNumberGenerator()
+    let fills: [[UInt8]] = [
+      (0..<range.count).map { _ in UInt8.random(in: 0...255, using: &generator) },
+      [0x48, 0x8D, 0x05], [0x48, 0xB8], [0x48, 0xC7, 0x44, 0x24], [0x48, 0x89, 0x44, 0x24, 0x08],
+    ]
+    for fill in fills {
+      var filled = elf
+      for (offset, position) in range.enumerated() { filled.bytes[position] = fill[offset % fill.count] }
+      let report = try #require(Self.scan(filled.bytes).report)
+      #expect(report.blocks.count == full.blocks.count)
+    }
+    var long = elf
+    long.write(elf.header(text) + 0x20, 8, UInt64(original.count))
+    _ = Self.scan(long.bytes)
+  }
+
   @Test func machOLoadCommandCyclesAndHugeCounts() throws {
     let original = ELF(bytes: try Self.machOObject())
     // cmdsize 0 would revisit the same command forever.

@@ -19,7 +19,17 @@ package struct ClangIR {
     package var descriptor: String
   }
 
+  /// A stack block built in a function's body: the invoke function and the descriptor its
+  /// code stores in the literal (`store ptr @invoke, …` then `store ptr @descriptor, …`).
+  package struct StackConstruction: Hashable {
+    package var invoke: String
+    package var descriptor: String
+  }
+
   package var strings: [String: [UInt8]] = [:]
+  /// Every stack block construction, in the order of the IR (unoptimized IR has one per
+  /// literal the source builds, inlined `always_inline` copies included).
+  package var stackConstructions: [StackConstruction] = []
   package var descriptors: [String: Descriptor] = [:]
   package var literals: [Literal] = []
   /// Global variables initialised with a block literal: variable name → literal name.
@@ -47,6 +57,20 @@ package struct ClangIR {
           Literal(
             name: name, flags: Int32(truncatingIfNeeded: Int64(fields[1].split(separator: " ").last!) ?? 0),
             invoke: Self.symbol(fields[3]), descriptor: Self.symbol(fields[4])))
+      }
+    }
+    // In function bodies: the last function stored before a descriptor is stored is its invoke.
+    var storedFunction: String?
+    for line in ir.split(separator: "\n") where line.hasPrefix("  store ptr @") {
+      let name = Self.symbol(String(line.dropFirst("  store ptr ".count).prefix { $0 != "," }))
+      if descriptorLines.contains(where: { Self.symbol("@" + $0.0) == name }) {
+        if let invoke = storedFunction {
+          stackConstructions.append(
+            StackConstruction(invoke: invoke, descriptor: String(decoding: Self.unescape(name[...]), as: UTF8.self)))
+        }
+        storedFunction = nil
+      } else if name.contains("_block_invoke") {
+        storedFunction = name
       }
     }
     for (name, line) in descriptorLines {

@@ -46,6 +46,43 @@ public struct CodeReference: Hashable, Sendable {
   public var symbol: String?
 }
 
+/// A place in a binary's code that builds a block on the stack: an instruction that loads the
+/// address of the block's descriptor, for the literal's `descriptor` field, and the invoke
+/// function the same code stores in the field before it.
+///
+///     let report = try BinaryScanner.scan(fileAt: "libdispatch.so")[0]
+///     for block in report.blocks where block.kind == .stack {
+///       for site in block.constructionSites {
+///         print(site.function ?? "?", site.invoke?.symbol ?? "?")
+///       }
+///     }
+///
+/// Sites are found in linked x86_64 and AArch64 (arm64) images, not in relocatable objects:
+/// see ``ScannedBlock/constructionSites``.
+public struct BlockConstructionSite: Hashable, Sendable {
+  /// How ``invoke`` was told apart from other code addresses near the descriptor's load.
+  public enum InvokeMatch: String, Hashable, Sendable, Codable {
+    /// The code stores the descriptor's address in a stack slot and a code address in the
+    /// word before it, where a literal's `invoke` field is.
+    case slot
+    /// No such store was found (a loop may keep both addresses in registers and store them
+    /// later): the invoke is the code address loaded closest before the descriptor's, in the
+    /// same function when the symbols tell where it starts. A guess; check it.
+    case nearest
+  }
+
+  /// The instruction that loads the descriptor's address (or, in a fixed-address executable,
+  /// stores it as an immediate).
+  public var address: UInt64
+  /// The function that instruction lies in, when the binary's symbols say (not in stripped
+  /// files).
+  public var function: String?
+  /// The block's invoke function, or nil when no code address was found near the load.
+  public var invoke: CodeReference?
+  /// How ``invoke`` was found; nil when it was not.
+  public var invokeMatch: InvokeMatch?
+}
+
 /// A global block literal (`isa == &_NSConcreteGlobalBlock`) that uses a descriptor.
 public struct GlobalBlockLiteral: Hashable, Sendable {
   /// Where the literal is.
@@ -108,6 +145,19 @@ public struct ScannedBlock: Hashable, Sendable {
   public var literals: [GlobalBlockLiteral]
   /// How the descriptor was found, sorted.
   public var evidence: [BlockEvidence]
+  /// The places in the code that build a block with this descriptor on the stack, by address:
+  /// each with the invoke function it stores (so a stack block's code is found, as a global
+  /// block's is through its literal). Several blocks may share one descriptor (clang names
+  /// descriptors by their contents and merges equal ones), so the sites may name several
+  /// invoke functions. Found in linked x86_64 and AArch64 (arm64) images only; empty in
+  /// relocatable objects, other architectures, and for global blocks.
+  public var constructionSites: [BlockConstructionSite] = []
+
+  /// The distinct invoke functions of ``constructionSites``, in the order first found.
+  public var constructionInvokes: [CodeReference] {
+    var seen = Set<CodeReference>()
+    return constructionSites.compactMap(\.invoke).filter { seen.insert($0).inserted }
+  }
 }
 
 /// Everything found in one binary (one archive member counts as one binary).

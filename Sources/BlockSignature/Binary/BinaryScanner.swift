@@ -200,6 +200,7 @@ private struct DescriptorScan {
       ($0.descriptor.address ?? 0, $0.descriptor.section, $0.descriptor.sectionOffset)
         < ($1.descriptor.address ?? 0, $1.descriptor.section, $1.descriptor.sectionOffset)
     }
+    findConstructionSites(of: &blocks, symbolsByAddress: symbolsByAddress)
     return BinaryScanReport(
       file: name, format: image.format, architecture: image.architecture, dataModel: image.dataModel,
       kind: image.kind, hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported,
@@ -444,6 +445,78 @@ private struct DescriptorScan {
       if candidates[descriptor]!.shape == nil {
         candidates[descriptor]!.shape = DescriptorShape(hasCopyDispose: flags & (1 << 25) != 0)
       }
+    }
+  }
+
+  // MARK: Construction sites
+
+  /// Reads the code for the places that build the stack blocks (``BlockConstructionSite``).
+  mutating func findConstructionSites(
+    of blocks: inout [ScannedBlock], symbolsByAddress: [(address: UInt64, index: Int)]
+  ) {
+    guard ConstructionSiteScan.supports(image), blocks.contains(where: { $0.kind == .stack }) else { return }
+    var indexByDescriptor: [UInt64: Int] = [:]
+    for (index, block) in blocks.enumerated() where block.kind == .stack {
+      if let address = block.descriptor.address { indexByDescriptor[address] = index }
+    }
+    let scan = ConstructionSiteScan(image: image)
+    // The function that contains `pc`: among the symbols starting at or before it (a few
+    // back: local labels and aliases may come between), a sized function that reaches it.
+    func function(containing pc: UInt64) -> ImageSymbol? {
+      var low = 0
+      var high = symbolsByAddress.count
+      while low < high {
+        let mid = (low + high) / 2
+        if symbolsByAddress[mid].address <= pc { low = mid + 1 } else { high = mid }
+      }
+      for entry in symbolsByAddress[max(0, low - 16)..<low].reversed() {
+        let symbol = image.symbols[entry.index]
+        if symbol.isFunction, symbol.size > 0, pc - symbol.address < symbol.size { return symbol }
+      }
+      return nil
+    }
+    var loads = scan.loads(of: Set(indexByDescriptor.keys), limit: ConstructionSiteScan.siteLimit)
+    if loads.count > ConstructionSiteScan.siteLimit {
+      loads.removeLast(loads.count - ConstructionSiteScan.siteLimit)
+      warnings.append(
+        BinaryScanWarning(
+          offset: loads.last?.pc,
+          message:
+            "more than \(ConstructionSiteScan.siteLimit) loads of a block descriptor in the code; sites after \(describe(loads.last?.pc ?? 0)) are not listed"
+        ))
+    }
+    for load in loads {
+      guard let index = indexByDescriptor[load.value] else { continue }
+      let window = ConstructionSiteScan.window
+      var low = load.pc >= window ? load.pc - window : 0
+      var high = load.pc &+ window < load.pc ? UInt64.max : load.pc + window
+      let enclosing = function(containing: load.pc)
+      if let enclosing {
+        low = max(low, enclosing.address)
+        high = min(high, enclosing.address &+ enclosing.size)
+      }
+      let nearby = scan.codeLoads(around: load.pc, low: low, high: high)
+      var invoke: AddressLoad?
+      var match: BlockConstructionSite.InvokeMatch?
+      let before = Set(load.slots.map { AddressLoad.Slot(base: $0.base, displacement: $0.displacement &- 8) })
+      if !before.isEmpty {
+        invoke = nearby.filter { !before.isDisjoint(with: $0.slots) }.min {
+          $0.pc.distance(to: load.pc).magnitude < $1.pc.distance(to: load.pc).magnitude
+        }
+        if invoke != nil { match = .slot }
+      }
+      if invoke == nil, let closest = nearby.last(where: { $0.pc < load.pc }) {
+        invoke = closest
+        match = .nearest
+      }
+      blocks[index].constructionSites.append(
+        BlockConstructionSite(
+          address: load.pc, function: enclosing.map { image.name(of: $0) },
+          invoke: invoke.map {
+            CodeReference(
+              address: $0.value, symbol: symbolName(at: $0.value, in: symbolsByAddress, preferFunction: true))
+          },
+          invokeMatch: match))
     }
   }
 

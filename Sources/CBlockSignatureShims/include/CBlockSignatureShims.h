@@ -45,6 +45,11 @@ long cbs_read_memory(const void *_Nullable address, void *buffer, size_t count);
 /// Linux).
 long cbs_read_process_memory(int pid, uintptr_t address, void *buffer, size_t count);
 
+/// The index of the first `byte` in the `count` bytes at `bytes`, or `count` when there is
+/// none: libc's `memchr`, which reads many bytes per step (the binary scanner skips through
+/// megabytes of code with it).
+size_t cbs_find_byte(const void *bytes, size_t count, unsigned char byte);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

@@ -85,6 +85,29 @@ struct DumpReportV1: Encodable {
     enum CodingKeys: String, CodingKey { case vaddr, section, section_offset, symbol, flags, invoke }
   }
 
+  struct Site: Encodable {
+    var vaddr: UInt64
+    var function: String?
+    var invoke: Code?
+    var invoke_match: String?
+
+    init(_ site: BlockConstructionSite) {
+      vaddr = site.address
+      function = site.function
+      invoke = site.invoke.map(Code.init)
+      invoke_match = site.invokeMatch?.rawValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(vaddr, forKey: .vaddr)
+      try c.encode(function, forKey: .function)
+      try c.encode(invoke, forKey: .invoke)
+      try c.encode(invoke_match, forKey: .invoke_match)
+    }
+    enum CodingKeys: String, CodingKey { case vaddr, function, invoke, invoke_match }
+  }
+
   struct Block: Encodable {
     var descriptor: Location
     var kind: String
@@ -94,6 +117,7 @@ struct DumpReportV1: Encodable {
     var declaration: String?
     var extended_layout: String?
     var literals: [Literal]
+    var construction_sites: [Site]
     var evidence: [String]
 
     init(_ block: ScannedBlock) {
@@ -111,6 +135,7 @@ struct DumpReportV1: Encodable {
           vaddr: $0.location.address, section: $0.location.section, section_offset: $0.location.sectionOffset,
           symbol: $0.location.symbol, flags: $0.flags, invoke: Code($0.invoke))
       }
+      construction_sites = block.constructionSites.map(Site.init)
       evidence = block.evidence.map(\.rawValue)
     }
 
@@ -124,10 +149,12 @@ struct DumpReportV1: Encodable {
       try c.encode(declaration, forKey: .declaration)
       try c.encode(extended_layout, forKey: .extended_layout)
       try c.encode(literals, forKey: .literals)
+      try c.encode(construction_sites, forKey: .construction_sites)
       try c.encode(evidence, forKey: .evidence)
     }
     enum CodingKeys: String, CodingKey {
-      case descriptor, kind, size, copy_dispose, signature, declaration, extended_layout, literals, evidence
+      case descriptor, kind, size, copy_dispose, signature, declaration, extended_layout, literals, construction_sites
+      case evidence
     }
   }
 

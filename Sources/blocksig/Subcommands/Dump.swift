@@ -11,7 +11,11 @@ extension BlockSig {
       discussion: """
         Finds global block literals (through relocations, dynamic relocations or the copied \
         _NSConcreteGlobalBlock), descriptors by symbol, and, in stripped files, descriptors by a \
-        structural scan for signature strings and the descriptor words that point at them.
+        structural scan for signature strings and the descriptor words that point at them. \
+        In linked x86_64 and AArch64 images, each stack block's construction sites are found in \
+        the code (the instructions that load its descriptor's address) with the invoke function \
+        stored beside it; "(nearest)" marks an invoke that is only the closest code address \
+        loaded before the descriptor's.
 
         Human output has one line per block, sorted by address, then a summary. With --json, \
         each binary (each archive member) gives one pretty-printed JSON document with \
@@ -173,6 +177,23 @@ extension BlockSig {
       return result
     }
 
+    /// The distinct invoke functions of a block, by symbol (else address): its global literals'
+    /// and its construction sites', a site's marked `(nearest)` when only the closest code
+    /// address was found.
+    static func invokeNames(_ block: ScannedBlock) -> [String] {
+      func name(_ code: CodeReference) -> String? {
+        code.symbol.map(escaped) ?? code.address.map { "0x" + String($0, radix: 16) }
+      }
+      var names: [String] = []
+      for literal in block.literals { if let name = name(literal.invoke) { names.append(name) } }
+      for site in block.constructionSites {
+        guard let invoke = site.invoke, let name = name(invoke) else { continue }
+        names.append(site.invokeMatch == .nearest ? name + " (nearest)" : name)
+      }
+      var seen = Set<String>()
+      return names.filter { seen.insert($0).inserted }
+    }
+
     static func humanReadable(_ report: BinaryScanReport) -> String {
       var text = "\(report.file): \(report.format.rawValue) \(report.architecture) \(report.kind.rawValue)"
       text += report.hasSymbols ? "\n" : ", stripped\n"
@@ -190,6 +211,9 @@ extension BlockSig {
         if let symbol = block.descriptor.symbol { line += "  \(escaped(symbol))" }
         if block.copyHelper != nil { line += "  copy/dispose" }
         if !block.literals.isEmpty { line += "  literals \(block.literals.count)" }
+        if !block.constructionSites.isEmpty { line += "  sites \(block.constructionSites.count)" }
+        let invokes = invokeNames(block)
+        if !invokes.isEmpty { line += "  invoke " + invokes.joined(separator: ", ") }
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
         text += line + "\n"
       }

@@ -1,0 +1,334 @@
+import CBlockSignatureShims
+
+// Where code builds a stack block: the instructions that put a descriptor's address into a
+// literal on the stack, and the invoke function stored next to it.
+//
+// A stack literal is `isa, flags, reserved, invoke, descriptor, captures…`: the code that fills
+// it loads the invoke function's address and the descriptor's, and stores them in two
+// neighbouring words, the invoke first. clang does this the same way at every optimization
+// level, and so does Swift for `@convention(block)` closures:
+//
+//     x86_64   lea rcx, [rip + invoke]      ; mov [rsp + 0x18], rcx
+//              lea rcx, [rip + descriptor]  ; mov [rsp + 0x20], rcx
+//     aarch64  adrp x9, invoke@page ; add x9, x9, invoke@pageoff
+//              adrp x10, desc@page  ; add x10, x10, desc@pageoff ; stp x9, x10, [sp, #24]
+//
+// Fixed-address x86_64 executables use immediates instead (`movabs rax, imm64`, or
+// `mov qword [rsp + 0x20], imm32`). A loop may load both addresses into registers once and
+// store them later: the invoke is then the closest code address loaded before the descriptor's.
+
+/// One place where a value (an address) is put into a register or a stack slot.
+struct AddressLoad {
+  /// The instruction that loads the value (or, for an immediate store, stores it).
+  var pc: UInt64
+  var value: UInt64
+  /// Where the value is then stored: base registers and displacements (AArch64 code may
+  /// store a value twice, in a spill slot and in the literal).
+  var slots: [Slot] = []
+
+  struct Slot: Hashable {
+    var base: UInt8
+    var displacement: Int64
+  }
+}
+
+/// Finds the address loads of an image's code that concern blocks: those of a descriptor, and
+/// those of a code address near one.
+struct ConstructionSiteScan {
+  let image: BinaryImage
+  /// Executable sections with contents: (address range, file range), sorted by address.
+  private let code: [(range: Range<UInt64>, file: Range<Int>)]
+  /// Immediates are addresses only in fixed-address executables; in position-independent code
+  /// small constants would look like addresses.
+  private let immediatesAreAddresses: Bool
+
+  /// How far from a descriptor's load the invoke's is looked for, in bytes.
+  static let window: UInt64 = 192
+  /// The most construction sites read in one image: real ones have hundreds; code made of
+  /// nothing but loads of a descriptor would otherwise cost a window's scan per 7 bytes.
+  static let siteLimit = 1 << 16
+
+  /// Whether this image's code can be read for construction sites: x86_64 and AArch64 images
+  /// with final addresses (linked files; relocatable objects hold their addresses in
+  /// relocations of the code, which are not read).
+  static func supports(_ image: BinaryImage) -> Bool {
+    image.hasFinalAddresses && image.pointerSize == 8 && architecture(of: image) != nil
+  }
+
+  private enum Architecture { case x86_64, aarch64 }
+
+  private static func architecture(of image: BinaryImage) -> Architecture? {
+    switch image.architecture {
+    case "x86_64": .x86_64
+    case "aarch64", "arm64": image.bytes.order == .little ? .aarch64 : nil
+    default: nil
+    }
+  }
+
+  init(image: BinaryImage) {
+    self.image = image
+    var code: [(range: Range<UInt64>, file: Range<Int>)] = []
+    for section in image.sections where section.isExecutable {
+      guard let offset = section.fileOffset, offset < UInt64(image.bytes.count) else { continue }
+      let length = min(section.size, UInt64(image.bytes.count) - offset)
+      let (end, overflow) = section.address.addingReportingOverflow(length)
+      guard length > 0, !overflow else { continue }
+      code.append((section.address..<end, Int(offset)..<Int(offset + length)))
+    }
+    self.code = code.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    immediatesAreAddresses = image.kind == .executable || image.kind == .staticExecutable
+  }
+
+  /// Whether `address` lies in the image's code.
+  func isCode(_ address: UInt64) -> Bool {
+    code.contains { $0.range.contains(address) }
+  }
+
+  /// The loads of one of `values` in the image's code, by instruction address: at most
+  /// `limit` + 1 of them (the first found), so that hostile code cannot make the list grow
+  /// without bound.
+  func loads(of values: Set<UInt64>, limit: Int) -> [AddressLoad] {
+    var found: [AddressLoad] = []
+    guard let lowest = values.min(), let highest = values.max() else { return [] }
+    for part in code where found.count <= limit {
+      scan(part, from: part.range.lowerBound, to: part.range.upperBound) { load in
+        // Most loads are of other addresses: two compares before a hash.
+        if load.value >= lowest, load.value <= highest, found.count <= limit, values.contains(load.value) {
+          found.append(load)
+        }
+      }
+    }
+    return found.sorted { $0.pc < $1.pc }
+  }
+
+  /// The loads of code addresses in `[low, high)` (clamped to the code section of `pc`).
+  func codeLoads(around pc: UInt64, low: UInt64, high: UInt64) -> [AddressLoad] {
+    guard let part = code.first(where: { $0.range.contains(pc) }) else { return [] }
+    var found: [AddressLoad] = []
+    scan(part, from: max(low, part.range.lowerBound), to: min(high, part.range.upperBound)) { load in
+      if isCode(load.value) { found.append(load) }
+    }
+    return found.sorted { $0.pc < $1.pc }
+  }
+
+  private func scan(
+    _ part: (range: Range<UInt64>, file: Range<Int>), from low: UInt64, to high: UInt64,
+    _ visit: (AddressLoad) -> Void
+  ) {
+    guard low < high, let architecture = Self.architecture(of: image) else { return }
+    let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
+    let start = Int(low - part.range.lowerBound)
+    let end = Int(high - part.range.lowerBound)
+    switch architecture {
+    case .x86_64: scanX86(bytes, start, end, base: part.range.lowerBound, visit)
+    case .aarch64: scanAArch64(bytes, start, end, base: part.range.lowerBound, visit)
+    }
+  }
+
+  // MARK: x86_64
+
+  /// x86 code cannot be decoded from an arbitrary offset, so every offset is tried for the
+  /// few instructions that load an address, each followed by the store that may come next.
+  private func scanX86(
+    _ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int, base: UInt64, _ visit: (AddressLoad) -> Void
+  ) {
+    let count = bytes.count
+    func int32(_ at: Int) -> Int32 { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: Int32.self)) }
+    var p = start
+    while p < end {
+      if !immediatesAreAddresses, let pointer = bytes.baseAddress {
+        // Only `lea` counts: skip to the next 0x8D opcode byte.
+        let from = p + 1
+        let limit = min(end + 1, count)
+        guard from < limit else { break }
+        let found = from + cbs_find_byte(pointer + from, limit - from, 0x8D)
+        guard found < limit else { break }
+        p = found - 1
+      }
+      let rex = bytes[p]
+      // lea r64, [rip + disp32]: REX.W 8D modrm(00 reg 101) disp32.
+      if rex & 0xF8 == 0x48, p + 7 <= count, bytes[p + 1] == 0x8D, bytes[p + 2] & 0xC7 == 0x05 {
+        let register = (bytes[p + 2] >> 3) & 7 | (rex & 4) << 1
+        let next = base &+ UInt64(p + 7)
+        let value = next &+ UInt64(bitPattern: Int64(int32(p + 3)))
+        visit(load(p, base, value, x86Store(of: register, bytes, p + 7)))
+      }
+      if immediatesAreAddresses {
+        // movabs r64, imm64: REX.W(B) B8+r imm64.
+        if rex & 0xFE == 0x48, p + 10 <= count, bytes[p + 1] & 0xF8 == 0xB8 {
+          let register = bytes[p + 1] & 7 | (rex & 1) << 3
+          let value = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p + 2, as: UInt64.self))
+          visit(load(p, base, value, x86Store(of: register, bytes, p + 10)))
+        }
+        // mov r32, imm32 (zero-extended): B8+r imm32, not the tail of a movabs.
+        if rex & 0xF8 == 0xB8, p + 5 <= count, p == 0 || bytes[p - 1] & 0xFE != 0x48 {
+          let value = UInt64(UInt32(bitPattern: int32(p + 1)))
+          visit(load(p, base, value, x86Store(of: rex & 7, bytes, p + 5)))
+        }
+        // mov qword [base + disp], imm32 (sign-extended): REX.W C7 modrm(mod 000 rm) ….
+        if rex & 0xF8 == 0x48, p + 3 <= count, bytes[p + 1] == 0xC7, bytes[p + 2] & 0x38 == 0,
+          let (slot, length) = x86Memory(bytes, p, rex: rex), p + length + 4 <= count
+        {
+          let value = UInt64(bitPattern: Int64(int32(p + length)))
+          visit(load(p, base, value, slot))
+        }
+      }
+      p += 1
+    }
+  }
+
+  private func load(_ p: Int, _ base: UInt64, _ value: UInt64, _ slot: AddressLoad.Slot?) -> AddressLoad {
+    AddressLoad(pc: base &+ UInt64(p), value: value, slots: slot.map { [$0] } ?? [])
+  }
+
+  /// The stack slot of `mov [base + disp], r64` (REX.W 89 /r) at `p`, if the instruction there
+  /// is that store of `register`.
+  private func x86Store(of register: UInt8, _ bytes: UnsafeRawBufferPointer, _ p: Int) -> AddressLoad.Slot? {
+    guard p + 3 <= bytes.count else { return nil }
+    let rex = bytes[p]
+    guard rex & 0xF8 == 0x48, bytes[p + 1] == 0x89, (bytes[p + 2] >> 3) & 7 | (rex & 4) << 1 == register else {
+      return nil
+    }
+    return x86Memory(bytes, p, rex: rex)?.slot
+  }
+
+  /// The memory operand of the instruction `REX opcode modrm [sib] [disp]` at `p`: a base
+  /// register and a displacement (no index, not RIP-relative), and the instruction's length
+  /// up to its immediate.
+  private func x86Memory(
+    _ bytes: UnsafeRawBufferPointer, _ p: Int, rex: UInt8
+  ) -> (slot: AddressLoad.Slot, length: Int)? {
+    let modrm = bytes[p + 2]
+    let mod = modrm >> 6
+    var register = modrm & 7
+    var length = 3
+    guard mod != 3 else { return nil }
+    if register == 4 {
+      guard p + 4 <= bytes.count else { return nil }
+      let sib = bytes[p + 3]
+      // An index register, or no base (disp32 alone): not a stack slot.
+      guard (sib >> 3) & 7 | (rex & 2) << 2 == 4, !(mod == 0 && sib & 7 == 5) else { return nil }
+      register = sib & 7
+      length = 4
+    } else if mod == 0 && register == 5 {
+      return nil  // RIP-relative: a global, not a stack literal
+    }
+    register |= (rex & 1) << 3
+    let displacement: Int64
+    switch mod {
+    case 1:
+      guard p + length + 1 <= bytes.count else { return nil }
+      displacement = Int64(Int8(bitPattern: bytes[p + length]))
+      length += 1
+    case 2:
+      guard p + length + 4 <= bytes.count else { return nil }
+      displacement = Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: p + length, as: Int32.self)))
+      length += 4
+    default:
+      displacement = 0
+    }
+    return (AddressLoad.Slot(base: register, displacement: displacement), length)
+  }
+
+  // MARK: AArch64
+
+  /// AArch64 code is decoded word by word, keeping the address each register was last given
+  /// by `adrp`/`add`/`adr`, and the slots where a 64-bit `str`, `stur` or `stp` stored it. A
+  /// 64-bit `ldr`/`ldur` from such a slot (unoptimized code spills an address and reloads it
+  /// for a second literal) loads it again.
+  private func scanAArch64(
+    _ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int, base: UInt64, _ visit: (AddressLoad) -> Void
+  ) {
+    // Per register: its last load, visited once the register is given another value (so at
+    // most 32 loads wait, whatever the size of the code).
+    var current = [AddressLoad?](repeating: nil, count: 32)
+    // Stack slots holding an address (bounded: cleared when full or on another path).
+    var stored: [AddressLoad.Slot: UInt64] = [:]
+    func forget(_ register: Int) {
+      if let load = current[register] { visit(load) }
+      current[register] = nil
+    }
+    func set(_ register: Int, _ pc: UInt64, _ value: UInt64) {
+      guard register != 31 else { return }  // sp or xzr: no address to follow
+      forget(register)
+      current[register] = AddressLoad(pc: pc, value: value)
+    }
+    func forgetAll() {
+      for register in 0..<32 { forget(register) }
+      stored.removeAll(keepingCapacity: true)
+    }
+    func store(_ register: Int, base: Int, displacement: Int64) {
+      let slot = AddressLoad.Slot(base: UInt8(base), displacement: displacement)
+      guard register != 31, let value = current[register]?.value else {
+        stored[slot] = nil
+        return
+      }
+      if stored.count >= 256 { stored.removeAll(keepingCapacity: true) }
+      stored[slot] = value
+      if current[register]!.slots.count < 4 { current[register]!.slots.append(slot) }
+    }
+    func reload(_ register: Int, _ pc: UInt64, base: Int, displacement: Int64) {
+      if let value = stored[AddressLoad.Slot(base: UInt8(base), displacement: displacement)] {
+        set(register, pc, value)
+      } else {
+        forget(register)
+      }
+    }
+    var p = start & ~3
+    while p + 4 <= end {
+      let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+      let pc = base &+ UInt64(p)
+      let rd = Int(word & 31)
+      let rn = Int((word >> 5) & 31)
+      if word & 0x9F00_0000 == 0x9000_0000 || word & 0x9F00_0000 == 0x1000_0000 {
+        // adrp / adr rd, label
+        let immediate = (Int64(((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) << 43) >> 43
+        let value =
+          word & 0x8000_0000 != 0
+          ? (pc & ~0xFFF) &+ UInt64(bitPattern: immediate << 12) : pc &+ UInt64(bitPattern: immediate)
+        set(rd, pc, value)
+      } else if word & 0xFF80_0000 == 0x9100_0000 {
+        // add xd, xn, #imm{, lsl #12}
+        if rn != 31, let known = current[rn]?.value {
+          let shift: UInt64 = word & (1 << 22) != 0 ? 12 : 0
+          set(rd, pc, known &+ (UInt64((word >> 10) & 0xFFF) << shift))
+        } else {
+          forget(rd)
+        }
+      } else if word & 0xFFC0_0000 == 0xF900_0000 {
+        // str xt, [xn, #imm12 * 8]
+        store(rd, base: rn, displacement: Int64((word >> 10) & 0xFFF) * 8)
+      } else if word & 0xFFE0_0C00 == 0xF800_0000 {
+        // stur xt, [xn, #simm9]
+        store(rd, base: rn, displacement: (Int64((word >> 12) & 0x1FF) << 55) >> 55)
+      } else if word & 0xFFC0_0000 == 0xF940_0000 {
+        // ldr xt, [xn, #imm12 * 8]
+        reload(rd, pc, base: rn, displacement: Int64((word >> 10) & 0xFFF) * 8)
+      } else if word & 0xFFE0_0C00 == 0xF840_0000 {
+        // ldur xt, [xn, #simm9]
+        reload(rd, pc, base: rn, displacement: (Int64((word >> 12) & 0x1FF) << 55) >> 55)
+      } else if word & 0xFFC0_0000 == 0xA900_0000 {
+        // stp xt, xt2, [xn, #simm7 * 8]
+        let displacement = ((Int64((word >> 15) & 0x7F) << 57) >> 57) * 8
+        store(rd, base: rn, displacement: displacement)
+        store(Int((word >> 10) & 31), base: rn, displacement: displacement + 8)
+      } else if word & 0xFC00_0000 == 0x9400_0000 || word & 0xFFFF_FC1F == 0xD63F_0000 {
+        // bl / blr: the callee may change x0–x18 and x30.
+        for register in 0...18 { forget(register) }
+        forget(30)
+      } else if word & 0x7C00_0000 == 0x1400_0000 || word & 0xFE1F_FC1F == 0xD61F_0000 {
+        // b / br / ret: another path begins.
+        forgetAll()
+      } else if word & 0x1C00_0000 == 0x1000_0000 || word & 0x0E00_0000 == 0x0A00_0000 {
+        // Other data processing writes rd.
+        forget(rd)
+      } else if word & 0x0A00_0000 == 0x0800_0000, word & (1 << 22) != 0 {
+        // Loads write rt (and rt2 for a pair).
+        forget(rd)
+        if word & 0x3800_0000 == 0x2800_0000 { forget(Int((word >> 10) & 31)) }
+      }
+      p += 4
+    }
+    for register in 0..<32 { forget(register) }
+  }
+}

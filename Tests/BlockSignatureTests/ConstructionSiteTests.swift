@@ -1,0 +1,154 @@
+import BlockSignature
+import Foundation
+import TestSupport
+import Testing
+
+/// Stack blocks built in many ways: two in one function (one capturing a `__block`
+/// variable), one returned, one in a loop (whose addresses `-O2` keeps in registers), one
+/// inlined into a caller twice, one returning a structure, one inside another block's body.
+let constructionSource = """
+  extern void *_Block_copy(const void *);
+  extern void use(void *);
+  extern void take(int (^)(int));
+  typedef int (^IntBlock)(int);
+  struct Pair { long a; double b; };
+  void two(int k, double d) {
+    __block int acc = 0;
+    IntBlock a = ^(int x) { return x + k; };
+    void (^b)(double) = ^(double y) { acc += (int)(y * d); };
+    use(_Block_copy(a));
+    use(_Block_copy(b));
+  }
+  IntBlock returned(int k) { return _Block_copy(^(int x) { return x * k; }); }
+  void loop(int n) { for (int i = 0; i < n; i++) use(_Block_copy(^(int x) { return x + i; })); }
+  static inline __attribute__((always_inline)) void helper(int k) { take(^(int x) { return x - k; }); }
+  void inlined_twice(int a, int b) { helper(a); helper(b); }
+  struct Pair (^big(long v))(struct Pair) { return _Block_copy(^(struct Pair p) { p.a += v; return p; }); }
+  void nested(int k) { use(_Block_copy(^{ use(_Block_copy(^(int x) { return x + k; })); })); }
+
+  """
+
+/// How one image is built for the construction-site tests: the flags of `clang -fblocks`
+/// (compiling and linking in one step).
+struct SiteBuild: CustomStringConvertible, Sendable {
+  var name: String
+  var flags: [String]
+  var description: String { name }
+
+  /// The flags that change what clang emits (language, target), for the truth IR.
+  var languageFlags: [String] {
+    flags.filter { $0.hasPrefix("--target=") || $0.hasPrefix("-fobjc-runtime=") }
+      + (flags.contains("objective-c") ? ["-x", "objective-c"] : [])
+  }
+  var isUnoptimized: Bool { flags.contains("-O0") }
+
+  static let shared = ["-fPIC", "-shared", "-nostdlib"]
+  static let aarch64 = ["--target=aarch64-linux-gnu", "-fuse-ld=lld"]
+  /// Objective-C for GNUstep: clang names descriptors by their contents, so equal ones are
+  /// one, shared by several blocks.
+  static let objectiveC = ["-x", "objective-c", "-fobjc-runtime=gnustep-2.0"]
+  static let fixedAddress = [
+    "-fno-pic", "-no-pie", "-nostdlib", "-fuse-ld=lld", "-Wl,--unresolved-symbols=ignore-all", "-Wl,-e,0",
+  ]
+
+  static let all: [SiteBuild] = [
+    SiteBuild(name: "x86_64-shared-O0", flags: ["-O0"] + shared),
+    SiteBuild(name: "x86_64-shared-O2", flags: ["-O2"] + shared),
+    SiteBuild(name: "x86_64-fixed-O0", flags: ["-O0"] + fixedAddress),
+    SiteBuild(name: "x86_64-fixed-O2", flags: ["-O2"] + fixedAddress),
+    SiteBuild(name: "aarch64-shared-O0", flags: aarch64 + ["-O0"] + shared),
+    SiteBuild(name: "aarch64-shared-O2", flags: aarch64 + ["-O2"] + shared),
+    SiteBuild(name: "objc-x86_64-shared-O2", flags: objectiveC + ["-O2"] + shared),
+    SiteBuild(name: "objc-aarch64-shared-O0", flags: objectiveC + aarch64 + ["-O0"] + shared),
+  ]
+}
+
+/// `ScannedBlock.constructionSites`: the code that builds each stack block, and its invoke
+/// function, read from linked images against what clang's IR stores into each literal.
+@Suite struct ConstructionSiteTests {
+  /// Builds `build` (and a stripped copy) from `constructionSource`; returns the binary, the
+  /// stripped one, the truth (descriptor → the invoke functions of the literals that use it,
+  /// and the number of literals) and the directory to remove.
+  static func build(_ build: SiteBuild) throws -> (
+    binary: URL, stripped: URL, invokes: [String: Set<String>], literals: [String: Int], directory: URL
+  ) {
+    let clang = try #require(Toolchain.find("clang"), "clang not found on PATH")
+    let directory = try Toolchain.temporaryDirectory("sites-\(build.name)")
+    let source = directory.appendingPathComponent("sites.c")
+    try constructionSource.write(to: source, atomically: true, encoding: .utf8)
+    let binary = directory.appendingPathComponent("sites.bin")
+    try Toolchain.check(clang, ["-fblocks"] + build.flags + [source.path, "-o", binary.path])
+    let strip = try #require(Toolchain.find(anyOf: ["llvm-strip", "strip"]), "no strip tool on PATH")
+    let stripped = directory.appendingPathComponent("sites.stripped")
+    try Toolchain.check(strip, ["--strip-all", "-o", stripped.path, binary.path])
+    // Unoptimized IR: one pair of stores per literal the source builds.
+    let ir = ClangIR(
+      try Toolchain.check(
+        clang, ["-fblocks"] + build.languageFlags + ["-O0", "-S", "-emit-llvm", "-o", "-", source.path]
+      ).stdout)
+    var invokes: [String: Set<String>] = [:]
+    var literals: [String: Int] = [:]
+    for construction in ir.stackConstructions {
+      invokes[construction.descriptor, default: []].insert(construction.invoke)
+      literals[construction.descriptor, default: 0] += 1
+    }
+    return (binary, stripped, invokes, literals, directory)
+  }
+
+  /// Every stack block's descriptor has sites, and their invoke functions are exactly those
+  /// clang stores with it; unoptimized code stores both words at once (every invoke is found
+  /// by its slot) and has one site per literal. A stripped copy gives the same addresses.
+  @Test(arguments: SiteBuild.all)
+  func sitesNameTheInvokeFunctionsClangStores(_ build: SiteBuild) throws {
+    let built = try Self.build(build)
+    defer { try? FileManager.default.removeItem(at: built.directory) }
+    #expect(built.literals.values.reduce(0, +) == 9, "\(built.literals)")
+    let report = try #require(try BinaryScanner.scan(fileAt: built.binary.path).first)
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let stack = report.blocks.filter { $0.kind == .stack }
+    #expect(Set(stack.compactMap(\.descriptor.symbol)) == Set(built.invokes.keys))
+    for block in stack {
+      let name = block.descriptor.symbol ?? "?"
+      #expect(Set(block.constructionInvokes.compactMap(\.symbol)) == built.invokes[name], "\(name)")
+      for site in block.constructionSites {
+        #expect(site.invoke?.address != nil, "\(name) at \(site.address)")
+        #expect(site.function != nil, "\(name) at \(site.address)")
+        #expect(site.invokeMatch != nil, "\(name) at \(site.address)")
+      }
+      if build.isUnoptimized {
+        #expect(block.constructionSites.count == built.literals[name], "\(name)")
+        #expect(block.constructionSites.allSatisfy { $0.invokeMatch == .slot }, "\(name)")
+      }
+    }
+    #expect(report.blocks.filter { $0.kind == .global }.allSatisfy { $0.constructionSites.isEmpty })
+
+    let stripped = try #require(try BinaryScanner.scan(fileAt: built.stripped.path).first)
+    func addresses(_ report: BinaryScanReport) -> [String] {
+      report.blocks.map { block in
+        "\(block.descriptor.address ?? 0): "
+          + block.constructionSites.map {
+            "\($0.address) \($0.invoke?.address ?? 0) \($0.invokeMatch?.rawValue ?? "-")"
+          }.joined(separator: ", ")
+      }
+    }
+    #expect(addresses(stripped) == addresses(report))
+    // Only exported functions keep their names (from the dynamic symbols).
+    let exported = ["two", "returned", "loop", "inlined_twice", "big", "nested"]
+    #expect(
+      stripped.blocks.allSatisfy { $0.constructionSites.allSatisfy { $0.function.map(exported.contains) ?? true } })
+  }
+
+  /// Relocatable objects hold code addresses in relocations, which are not read: no sites.
+  @Test func objectsHaveNoSites() throws {
+    let clang = try #require(Toolchain.find("clang"), "clang not found on PATH")
+    let directory = try Toolchain.temporaryDirectory("sites-object")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("sites.c")
+    try constructionSource.write(to: source, atomically: true, encoding: .utf8)
+    let object = directory.appendingPathComponent("sites.o")
+    try Toolchain.check(clang, ["-fblocks", "-O0", "-c", source.path, "-o", object.path])
+    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
+    #expect(report.blocks.contains { $0.kind == .stack })
+    #expect(report.blocks.allSatisfy { $0.constructionSites.isEmpty })
+  }
+}
