@@ -2,8 +2,9 @@
 # Regenerates the seed corpora in Corpus/ from the fixtures, compiled by the toolchain's clang:
 #   FuzzSignature      every block signature clang emits for Fixtures/BlockFixtures.def
 #   FuzzTypeEncoding   the single types those signatures are made of, plus grammar samples
-#   FuzzBinaryScanner  small clang-made objects: ELF64/ELF32/aarch64 objects, a shared library,
-#                      Mach-O objects (arm64, x86_64) and an `ar` archive
+#   FuzzBinaryScanner  small clang-made objects: ELF64/ELF32/aarch64 objects, x86_64 and aarch64
+#                      shared libraries, a fixed-address x86_64 executable, Mach-O objects
+#                      (arm64, x86_64) and an `ar` archive
 #   FuzzCompatibility  pairs of those signatures separated by a NUL byte
 #   FuzzExtendedLayout byte-form and inline-form extended layouts
 # Run from anywhere; needs clang (next to swift) and llvm-ar or ar.
@@ -15,7 +16,8 @@ clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 corpus="$here/Corpus"
-rm -rf "$corpus"
+# Only the corpora made here (Corpus/FuzzSwiftType holds hand-written seeds).
+rm -rf "$corpus"/{FuzzSignature,FuzzTypeEncoding,FuzzBinaryScanner,FuzzExtendedLayout,FuzzCompatibility}
 mkdir -p "$corpus"/{FuzzSignature,FuzzTypeEncoding,FuzzBinaryScanner,FuzzExtendedLayout,FuzzCompatibility}
 
 # Signatures: the C strings containing "@?" in the fixtures' LLVM IR.
@@ -114,6 +116,12 @@ for target in x86_64-linux-gnu i386-linux-gnu aarch64-linux-gnu arm64-apple-maco
 done
 "$clang" -fblocks -O1 -shared -fPIC -nostdlib -o "$work/b.so" "$work/b.c" -Wl,--unresolved-symbols=ignore-all
 cp "$work/b.so" "$corpus/FuzzBinaryScanner/x86_64-linux-gnu.so"
+# Linked code for the construction-site reader: AArch64 (adrp/add/stp) and a fixed-address
+# x86_64 executable (immediates), both linked by lld.
+"$clang" -target aarch64-linux-gnu -fuse-ld=lld -fblocks -O1 -shared -fPIC -nostdlib \
+  -o "$corpus/FuzzBinaryScanner/aarch64-linux-gnu.so" "$work/b.c"
+"$clang" -fuse-ld=lld -fblocks -O1 -fno-pic -no-pie -nostdlib -Wl,--unresolved-symbols=ignore-all -Wl,-e,0 \
+  -o "$corpus/FuzzBinaryScanner/x86_64-linux-gnu-fixed" "$work/b.c"
 strip_tool="$(dirname "$clang")/llvm-strip"; [ -x "$strip_tool" ] || strip_tool="$(command -v strip)"
 "$strip_tool" --strip-all -o "$corpus/FuzzBinaryScanner/x86_64-linux-gnu-stripped.so" "$work/b.so"
 ar_tool="$(dirname "$clang")/llvm-ar"; [ -x "$ar_tool" ] || ar_tool="$(command -v ar)"
