@@ -83,8 +83,18 @@ import Testing
           "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals",
           "construction_sites", "evidence",
         ])
-      // A relocatable object's code is not read for sites.
-      #expect((block["construction_sites"] as? [Any])?.isEmpty == true)
+      // An object's sites: no addresses, the invoke named by the code's relocations.
+      let sites = try #require(block["construction_sites"] as? [[String: Any]])
+      #expect(sites.count == (block["kind"] as? String == "stack" ? 1 : 0))
+      for site in sites {
+        #expect(
+          Set(site.keys) == ["vaddr", "section", "section_offset", "file_offset", "function", "invoke", "invoke_match"])
+        #expect(site["vaddr"] is NSNull)
+        #expect(site["section"] as? String == ".text")
+        #expect(site["function"] as? String == "f")
+        let invoke = (site["invoke"] as? [String: Any])?["symbol"] as? String
+        #expect(invoke?.hasPrefix("__f_block_invoke") == true, "\(invoke ?? "none")")
+      }
       let descriptor = try #require(block["descriptor"] as? [String: Any])
       #expect(Set(descriptor.keys) == ["vaddr", "section", "section_offset", "file_offset", "symbol"])
       #expect(descriptor["vaddr"] is NSNull)  // no final addresses in a .o file
@@ -143,7 +153,8 @@ import Testing
       let sites = try #require(block["construction_sites"] as? [[String: Any]])
       let site = try #require(sites.first)
       #expect(sites.count == 1)
-      #expect(Set(site.keys) == ["vaddr", "function", "invoke", "invoke_match"])
+      #expect(
+        Set(site.keys) == ["vaddr", "section", "section_offset", "file_offset", "function", "invoke", "invoke_match"])
       #expect(site["function"] as? String == "both")
       let address = try #require(site["vaddr"] as? UInt64)
       #expect(address > both && address < min(first, second), "\(address)")
@@ -210,7 +221,7 @@ import Testing
           .data.rel.ro+0x0  global  size 32  v8@?0{E=}8  void (^)(struct E)  __block_descriptor_tmp  literals 1  \
         invoke gb_block_invoke  [literal,symbol,structural]
           .data.rel.ro+0x40  stack  size 48  v8@?0  void (^)(void)  __block_descriptor_tmp.2  copy/dispose  \
-        [symbol,structural]
+        sites 1  invoke __f_block_invoke  [symbol,structural]
           2 descriptors, 1 global literal, 2 distinct signatures
 
         """)

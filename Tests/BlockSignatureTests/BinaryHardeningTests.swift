@@ -389,7 +389,7 @@ import Testing
     let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
     let block = try #require(report.blocks.first { $0.kind == .stack })
     #expect(block.constructionSites.count == 1 << 16)
-    let addresses = block.constructionSites.map(\.address)
+    let addresses = block.constructionSites.map(\.location.sectionOffset)
     #expect(addresses == addresses.sorted() && Set(addresses).count == addresses.count)
     let warning = try #require(report.warnings.last)
     #expect(warning.message.hasPrefix("more than 65536 loads of a block descriptor in the code"), "\(warning)")

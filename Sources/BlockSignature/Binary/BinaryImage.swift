@@ -62,6 +62,27 @@ struct PointerFixup {
   var value: PointerValue
 }
 
+/// A relocation of an instruction in a relocatable object, where the instruction itself holds
+/// no address yet: the place its operand will point at (a defined symbol plus the addend).
+struct CodeFixup {
+  enum Kind {
+    /// A 32-bit PC-relative field (x86_64 `lea reg, [rip + disp32]`): the instruction points
+    /// at the target plus 4 (the field's end), clang's addend being -4.
+    case pcRelative32
+    /// AArch64 `adrp`: the target's 4 KiB page.
+    case page21
+    /// AArch64 `add` of the target's low 12 bits.
+    case low12
+    /// AArch64 `adr`: the target.
+    case adr21
+  }
+
+  /// The address of the relocated field (the instruction, on AArch64).
+  var slot: UInt64
+  var kind: Kind
+  var target: UInt64
+}
+
 /// The format-neutral image the scanner reads.
 struct BinaryImage {
   var bytes: ByteView
@@ -81,6 +102,8 @@ struct BinaryImage {
   var symbols: [ImageSymbol]
   /// Sorted by slot, one per slot.
   var fixups: [PointerFixup]
+  /// Relocations of instructions in relocatable objects, sorted by slot.
+  var codeFixups: [CodeFixup] = []
   var warnings: ScanWarnings
 
   /// The data model of the image's C code, from its format and architecture: it names the
@@ -123,6 +146,17 @@ struct BinaryImage {
       if slot < address { low = mid + 1 } else { high = mid }
     }
     return nil
+  }
+
+  /// The relocation of the instruction field at `slot`, by binary search.
+  func codeFixup(at slot: UInt64) -> CodeFixup? {
+    var low = 0
+    var high = codeFixups.count
+    while low < high {
+      let mid = (low + high) / 2
+      if codeFixups[mid].slot < slot { low = mid + 1 } else { high = mid }
+    }
+    return low < codeFixups.count && codeFixups[low].slot == slot ? codeFixups[low] : nil
   }
 
   /// The file offset of `address` if it lies in a section with contents and `length` bytes fit.

@@ -57,8 +57,8 @@ public struct CodeReference: Hashable, Sendable {
 ///       }
 ///     }
 ///
-/// Sites are found in linked x86_64 and AArch64 (arm64) images, not in relocatable objects:
-/// see ``ScannedBlock/constructionSites``.
+/// Sites are found in x86_64 and AArch64 (arm64) images: linked ones, and ELF relocatable
+/// objects through the relocations of their code (see ``ScannedBlock/constructionSites``).
 public struct BlockConstructionSite: Hashable, Sendable {
   /// How ``invoke`` was told apart from other code addresses near the descriptor's load.
   public enum InvokeMatch: String, Hashable, Sendable, Codable {
@@ -72,8 +72,9 @@ public struct BlockConstructionSite: Hashable, Sendable {
   }
 
   /// The instruction that loads the descriptor's address (or, in a fixed-address executable,
-  /// stores it as an immediate).
-  public var address: UInt64
+  /// stores it as an immediate): its address (none in a relocatable object), section and
+  /// offsets. Its `symbol` is nil: see ``function``.
+  public var location: BinaryLocation
   /// The function that instruction lies in, when the binary's symbols say (not in stripped
   /// files).
   public var function: String?
@@ -149,8 +150,9 @@ public struct ScannedBlock: Hashable, Sendable {
   /// each with the invoke function it stores (so a stack block's code is found, as a global
   /// block's is through its literal). Several blocks may share one descriptor (clang names
   /// descriptors by their contents and merges equal ones), so the sites may name several
-  /// invoke functions. Found in linked x86_64 and AArch64 (arm64) images only; empty in
-  /// relocatable objects, other architectures, and for global blocks.
+  /// invoke functions. Found in x86_64 and AArch64 (arm64) images, linked or ELF relocatable
+  /// objects (whose code's relocations say where it points); empty for Mach-O objects, other
+  /// architectures, and global blocks.
   public var constructionSites: [BlockConstructionSite] = []
 
   /// The distinct invoke functions of ``constructionSites``, in the order first found.

@@ -191,16 +191,19 @@ private struct DescriptorScan {
     if isaUndefined.isEmpty && isaAddresses.isEmpty { findLiteralsByShape() }
 
     // Decode every candidate.
-    var blocks: [ScannedBlock] = []
-    blocks.reserveCapacity(candidates.count)
+    // With the address each descriptor has in the image's address space (synthetic in
+    // relocatable objects, where the report gives none).
+    var decoded: [(address: UInt64, block: ScannedBlock)] = []
+    decoded.reserveCapacity(candidates.count)
     for (address, candidate) in candidates {
-      if let block = decode(address, candidate, symbolsByAddress: symbolsByAddress) { blocks.append(block) }
+      if let block = decode(address, candidate, symbolsByAddress: symbolsByAddress) { decoded.append((address, block)) }
     }
-    blocks.sort {
-      ($0.descriptor.address ?? 0, $0.descriptor.section, $0.descriptor.sectionOffset)
-        < ($1.descriptor.address ?? 0, $1.descriptor.section, $1.descriptor.sectionOffset)
+    decoded.sort {
+      ($0.block.descriptor.address ?? 0, $0.block.descriptor.section, $0.block.descriptor.sectionOffset)
+        < ($1.block.descriptor.address ?? 0, $1.block.descriptor.section, $1.block.descriptor.sectionOffset)
     }
-    findConstructionSites(of: &blocks, symbolsByAddress: symbolsByAddress)
+    var blocks = decoded.map(\.block)
+    findConstructionSites(of: &blocks, at: decoded.map(\.address), symbolsByAddress: symbolsByAddress)
     return BinaryScanReport(
       file: name, format: image.format, architecture: image.architecture, dataModel: image.dataModel,
       kind: image.kind, hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported,
@@ -452,12 +455,12 @@ private struct DescriptorScan {
 
   /// Reads the code for the places that build the stack blocks (``BlockConstructionSite``).
   mutating func findConstructionSites(
-    of blocks: inout [ScannedBlock], symbolsByAddress: [(address: UInt64, index: Int)]
+    of blocks: inout [ScannedBlock], at addresses: [UInt64], symbolsByAddress: [(address: UInt64, index: Int)]
   ) {
     guard ConstructionSiteScan.supports(image), blocks.contains(where: { $0.kind == .stack }) else { return }
     var indexByDescriptor: [UInt64: Int] = [:]
     for (index, block) in blocks.enumerated() where block.kind == .stack {
-      if let address = block.descriptor.address { indexByDescriptor[address] = index }
+      indexByDescriptor[addresses[index]] = index
     }
     let scan = ConstructionSiteScan(image: image)
     // The function that contains `pc`: among the symbols starting at or before it (a few
@@ -509,12 +512,14 @@ private struct DescriptorScan {
         invoke = closest
         match = .nearest
       }
+      guard let location = image.location(of: load.pc, symbol: nil) else { continue }
       blocks[index].constructionSites.append(
         BlockConstructionSite(
-          address: load.pc, function: enclosing.map { image.name(of: $0) },
+          location: location, function: enclosing.map { image.name(of: $0) },
           invoke: invoke.map {
             CodeReference(
-              address: $0.value, symbol: symbolName(at: $0.value, in: symbolsByAddress, preferFunction: true))
+              address: image.hasFinalAddresses ? $0.value : nil,
+              symbol: symbolName(at: $0.value, in: symbolsByAddress, preferFunction: true))
           },
           invokeMatch: match))
     }

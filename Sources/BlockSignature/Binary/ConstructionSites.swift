@@ -48,11 +48,12 @@ struct ConstructionSiteScan {
   /// nothing but loads of a descriptor would otherwise cost a window's scan per 7 bytes.
   static let siteLimit = 1 << 16
 
-  /// Whether this image's code can be read for construction sites: x86_64 and AArch64 images
-  /// with final addresses (linked files; relocatable objects hold their addresses in
-  /// relocations of the code, which are not read).
+  /// Whether this image's code can be read for construction sites: x86_64 and AArch64 images,
+  /// linked (final addresses) or relocatable with the relocations of their code read (ELF
+  /// objects: the addresses are in those relocations, not in the instructions).
   static func supports(_ image: BinaryImage) -> Bool {
-    image.hasFinalAddresses && image.pointerSize == 8 && architecture(of: image) != nil
+    (image.hasFinalAddresses || !image.codeFixups.isEmpty) && image.pointerSize == 8
+      && architecture(of: image) != nil
   }
 
   private enum Architecture { case x86_64, aarch64 }
@@ -149,9 +150,19 @@ struct ConstructionSiteScan {
       // lea r64, [rip + disp32]: REX.W 8D modrm(00 reg 101) disp32.
       if rex & 0xF8 == 0x48, p + 7 <= count, bytes[p + 1] == 0x8D, bytes[p + 2] & 0xC7 == 0x05 {
         let register = (bytes[p + 2] >> 3) & 7 | (rex & 4) << 1
-        let next = base &+ UInt64(p + 7)
-        let value = next &+ UInt64(bitPattern: Int64(int32(p + 3)))
-        visit(load(p, base, value, x86Store(of: register, bytes, p + 7)))
+        let displacement = int32(p + 3)
+        let inPlace = base &+ UInt64(p + 7) &+ UInt64(bitPattern: Int64(displacement))
+        let value: UInt64?
+        if image.hasFinalAddresses {
+          value = inPlace
+        } else if let fixup = image.codeFixup(at: base &+ UInt64(p + 3)), fixup.kind == .pcRelative32 {
+          value = fixup.target &+ 4
+        } else if displacement != 0, inPlace >= base, inPlace - base < UInt64(count) {
+          value = inPlace  // an object's reference within its own section: resolved by the assembler
+        } else {
+          value = nil  // a displacement a relocation will fill: not an address yet
+        }
+        if let value { visit(load(p, base, value, x86Store(of: register, bytes, p + 7))) }
       }
       if immediatesAreAddresses {
         // movabs r64, imm64: REX.W(B) B8+r imm64.
@@ -282,16 +293,26 @@ struct ConstructionSiteScan {
       let rn = Int((word >> 5) & 31)
       if word & 0x9F00_0000 == 0x9000_0000 || word & 0x9F00_0000 == 0x1000_0000 {
         // adrp / adr rd, label
-        let immediate = (Int64(((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) << 43) >> 43
-        let value =
-          word & 0x8000_0000 != 0
-          ? (pc & ~0xFFF) &+ UInt64(bitPattern: immediate << 12) : pc &+ UInt64(bitPattern: immediate)
-        set(rd, pc, value)
+        let isPage = word & 0x8000_0000 != 0
+        if image.hasFinalAddresses {
+          let immediate = (Int64(((word >> 5) & 0x7FFFF) << 2 | (word >> 29) & 3) << 43) >> 43
+          set(
+            rd, pc,
+            isPage ? (pc & ~0xFFF) &+ UInt64(bitPattern: immediate << 12) : pc &+ UInt64(bitPattern: immediate))
+        } else if let fixup = image.codeFixup(at: pc), fixup.kind == (isPage ? .page21 : .adr21) {
+          set(rd, pc, isPage ? fixup.target & ~0xFFF : fixup.target)
+        } else {
+          forget(rd)
+        }
       } else if word & 0xFF80_0000 == 0x9100_0000 {
         // add xd, xn, #imm{, lsl #12}
         if rn != 31, let known = current[rn]?.value {
           let shift: UInt64 = word & (1 << 22) != 0 ? 12 : 0
-          set(rd, pc, known &+ (UInt64((word >> 10) & 0xFFF) << shift))
+          var immediate = UInt64((word >> 10) & 0xFFF) << shift
+          if !image.hasFinalAddresses, let fixup = image.codeFixup(at: pc), fixup.kind == .low12 {
+            immediate = fixup.target & 0xFFF
+          }
+          set(rd, pc, known &+ immediate)
         } else {
           forget(rd)
         }

@@ -86,13 +86,19 @@ struct DumpReportV1: Encodable {
   }
 
   struct Site: Encodable {
-    var vaddr: UInt64
+    var vaddr: UInt64?
+    var section: String
+    var section_offset: UInt64
+    var file_offset: UInt64?
     var function: String?
     var invoke: Code?
     var invoke_match: String?
 
     init(_ site: BlockConstructionSite) {
-      vaddr = site.address
+      vaddr = site.location.address
+      section = site.location.section
+      section_offset = site.location.sectionOffset
+      file_offset = site.location.fileOffset
       function = site.function
       invoke = site.invoke.map(Code.init)
       invoke_match = site.invokeMatch?.rawValue
@@ -101,11 +107,16 @@ struct DumpReportV1: Encodable {
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(vaddr, forKey: .vaddr)
+      try c.encode(section, forKey: .section)
+      try c.encode(section_offset, forKey: .section_offset)
+      try c.encode(file_offset, forKey: .file_offset)
       try c.encode(function, forKey: .function)
       try c.encode(invoke, forKey: .invoke)
       try c.encode(invoke_match, forKey: .invoke_match)
     }
-    enum CodingKeys: String, CodingKey { case vaddr, function, invoke, invoke_match }
+    enum CodingKeys: String, CodingKey {
+      case vaddr, section, section_offset, file_offset, function, invoke, invoke_match
+    }
   }
 
   struct Block: Encodable {

@@ -19,12 +19,20 @@ struct ELFRelocationKinds {
   /// Base-relative relocations (`RELATIVE`).
   var relative: Set<UInt32>
   var architecture: String
+  /// Relocations of instructions that load an address, in relocatable objects: what the
+  /// construction-site reader needs to know where code points (`R_X86_64_PC32`/`PLT32`;
+  /// AArch64 `ADR_PREL_LO21`, `ADR_PREL_PG_HI21(_NC)`, `ADD_ABS_LO12_NC`).
+  var code: [UInt32: CodeFixup.Kind] = [:]
 
   init(machine: UInt16, is64: Bool) {
     switch machine {
-    case 62: self.init(absolute: [1], globalData: [6], relative: [8], architecture: "x86_64")
+    case 62:
+      self.init(absolute: [1], globalData: [6], relative: [8], architecture: "x86_64")
+      code = [2: .pcRelative32, 4: .pcRelative32]
     case 3: self.init(absolute: [1], globalData: [6], relative: [8], architecture: "i386")
-    case 183: self.init(absolute: [257], globalData: [1025], relative: [1027], architecture: "aarch64")
+    case 183:
+      self.init(absolute: [257], globalData: [1025], relative: [1027], architecture: "aarch64")
+      code = [274: .adr21, 275: .page21, 276: .page21, 277: .low12]
     case 40: self.init(absolute: [2], globalData: [21], relative: [23], architecture: "arm")
     case 243:
       self.init(absolute: is64 ? [2] : [1], globalData: [], relative: [3], architecture: is64 ? "riscv64" : "riscv32")
@@ -416,6 +424,7 @@ enum ELFLoader {
     // Relocations: section relocations of objects, dynamic relocations of linked files. As for
     // symbol tables, relocation sections that repeat the same bytes are read once per target.
     var fixups: [PointerFixup] = []
+    var codeFixups: [CodeFixup] = []
     var relocationBytesLeft = UInt64(raw.count)
     var relocationsRead: Set<ELFTableKey> = []
     var skippedRelocations: (count: Int, first: (name: String, offset: UInt64)) = (0, ("", 0))
@@ -461,7 +470,8 @@ enum ELFLoader {
         let isRelative = relocationType != 0 && relocationKinds.relative.contains(relocationType)
         let isSymbolic =
           relocationKinds.absolute.contains(relocationType) || relocationKinds.globalData.contains(relocationType)
-        guard isRelative || isSymbolic else { continue }
+        let codeKind = relocatable ? relocationKinds.code[relocationType] : nil
+        guard isRelative || isSymbolic || codeKind != nil else { continue }
         let (slot, slotOverflow) = targetBase.addingReportingOverflow(offset)
         if slotOverflow { continue }
         var addend: Int64
@@ -477,6 +487,18 @@ enum ELFLoader {
             let inPlace = bytes.word(fileOffset + (slot - sections[sectionIndex].address), size: variant.wordSize) ?? 0
             addend = is64 ? Int64(bitPattern: inPlace) : Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: inPlace)))
           }
+        }
+        if let codeKind {
+          // An instruction's operand: kept only when it names a defined place (a descriptor or
+          // a function of this object), as that place's address plus the addend.
+          if hasAddend, symbolIndex > 0, let base = symbolBase, base + symbolIndex < symbols.count,
+            symbols[base + symbolIndex].isDefined
+          {
+            codeFixups.append(
+              CodeFixup(
+                slot: slot, kind: codeKind, target: symbols[base + symbolIndex].address &+ UInt64(bitPattern: addend)))
+          }
+          continue
         }
         if isRelative && !isSymbolic {
           fixups.append(
@@ -519,6 +541,7 @@ enum ELFLoader {
       }
     }
     fixups.sort { $0.slot < $1.slot }
+    codeFixups.sort { $0.slot < $1.slot }
 
     if skippedRelocations.count > 0 {
       warnings.append(
@@ -542,6 +565,7 @@ enum ELFLoader {
       sections: sections,
       symbols: symbols,
       fixups: fixups,
+      codeFixups: codeFixups,
       warnings: warnings)
   }
 }
