@@ -5,6 +5,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
 #include <link.h>
@@ -16,6 +18,26 @@ size_t cbs_find_byte(const void *bytes, size_t count, unsigned char byte) {
   const void *found = count ? memchr(bytes, byte, count) : NULL;
   return found ? (size_t)((const unsigned char *)found - (const unsigned char *)bytes) : count;
 }
+
+char *cbs_demangle_swift(const char *name) {
+  typedef char *(*Demangle)(const char *, size_t, char *, size_t *, uint32_t);
+  Demangle demangle = (Demangle)dlsym(RTLD_DEFAULT, "swift_demangle");
+  return demangle ? demangle(name, strlen(name), NULL, NULL, 0) : NULL;
+}
+
+char *cbs_demangle_cxx(const char *name) {
+  typedef char *(*Demangle)(const char *, char *, size_t *, int *);
+  Demangle demangle = (Demangle)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+  int status = -1;
+  char *result = demangle ? demangle(name, NULL, NULL, &status) : NULL;
+  if (status != 0 && result) {
+    free(result);
+    result = NULL;
+  }
+  return result;
+}
+
+void cbs_free(void *pointer) { free(pointer); }
 
 long cbs_read_memory(const void *address, void *buffer, size_t count) {
   return cbs_read_process_memory(-1, (uintptr_t)address, buffer, count);

@@ -88,7 +88,10 @@ import Testing
       #expect(sites.count == (block["kind"] as? String == "stack" ? 1 : 0))
       for site in sites {
         #expect(
-          Set(site.keys) == ["vaddr", "section", "section_offset", "file_offset", "function", "invoke", "invoke_match"])
+          Set(site.keys) == [
+            "vaddr", "section", "section_offset", "file_offset", "function", "function_demangled", "invoke",
+            "invoke_match",
+          ])
         #expect(site["vaddr"] is NSNull)
         #expect(site["section"] as? String == ".text")
         #expect(site["function"] as? String == "f")
@@ -154,13 +157,48 @@ import Testing
       let site = try #require(sites.first)
       #expect(sites.count == 1)
       #expect(
-        Set(site.keys) == ["vaddr", "section", "section_offset", "file_offset", "function", "invoke", "invoke_match"])
+        Set(site.keys) == [
+          "vaddr", "section", "section_offset", "file_offset", "function", "function_demangled", "invoke",
+          "invoke_match",
+        ])
       #expect(site["function"] as? String == "both")
       let address = try #require(site["vaddr"] as? UInt64)
       #expect(address > both && address < min(first, second), "\(address)")
       let code = try #require(site["invoke"] as? [String: Any])
       #expect(code["vaddr"] as? UInt64 == invoke)
       #expect(site["invoke_match"] as? String == "slot")
+    }
+  }
+
+  /// C++: the invoke and function names are mangled; `-C` shows them demangled in the text,
+  /// the JSON has both (`demangled`, `function_demangled`).
+  @Test func demangledNames() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern "C" void use(int (^)(int));
+      namespace NS { struct Foo { void bar(int x); }; }
+      void NS::Foo::bar(int x) { use(^(int y) { return y + x; }); use(^(int y) { return y * x; }); }
+
+      """, fileName: "foo.cpp", arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libfoo.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let plain = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    #expect(plain.stdout.contains("  invoke ___ZN2NS3Foo3barEi_block_invoke  "), "\(plain.stdout)")
+    let text = try Toolchain.run(try Self.blocksig(), ["dump", "-C", library.path])
+    #expect(text.status == 0)
+    #expect(text.stdout.contains("  invoke block in NS::Foo::bar(int)  "), "\(text.stdout)")
+    #expect(text.stdout.contains("  invoke block 2 in NS::Foo::bar(int)  "), "\(text.stdout)")
+    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", "-C", library.path])
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let blocks = try #require(document["blocks"] as? [[String: Any]])
+    let sites = blocks.flatMap { $0["construction_sites"] as? [[String: Any]] ?? [] }
+    #expect(sites.count == 2)
+    for site in sites {
+      #expect(site["function"] as? String == "_ZN2NS3Foo3barEi")
+      #expect(site["function_demangled"] as? String == "NS::Foo::bar(int)")
+      let invoke = try #require(site["invoke"] as? [String: Any])
+      let symbol = try #require(invoke["symbol"] as? String)
+      #expect(
+        invoke["demangled"] as? String == (symbol.hasSuffix("_2") ? "block 2" : "block") + " in NS::Foo::bar(int)")
     }
   }
 
@@ -329,6 +367,6 @@ import Testing
   @Test func missingArgumentIsAUsageError() throws {
     let run = try Toolchain.run(try Self.blocksig(), ["dump"])
     #expect(run.status == 64)
-    #expect(run.stderr.contains("Usage: blocksig dump [--json] [--recursive] <paths> ..."))
+    #expect(run.stderr.contains("Usage: blocksig dump [--json] [--recursive] [--demangle] <paths> ..."))
   }
 }

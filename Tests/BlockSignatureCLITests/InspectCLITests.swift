@@ -157,6 +157,31 @@ import Testing
     #expect(bare.stderr == "blocksig: error: notes.txt: invalid ELF header\n")
   }
 
+  /// A block written in a C++ function: its invoke's name is mangled (`___ZN1N4makeEv_block_invoke`);
+  /// the JSON gives it demangled too, and `-C` shows that form in the text.
+  @Test func demangledInvokeName() throws {
+    let lib = try #require(Toolchain.runtimeLibraryDirectory).path
+    let (directory, library) = try Toolchain.compileC(
+      """
+      namespace N { const void *make() { return (const void *)^(int x) { return x + 1; }; } }
+      extern "C" const void *mk() { return N::make(); }
+
+      """, fileName: "mk.cpp",
+      arguments: ["-fblocks", "-shared", "-fPIC", "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)"],
+      output: "libmk.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let run = try blocksig("inspect", "--library", library.path, "--symbol", "mk", "--json")
+    #expect(run.status == 0, "\(run.stderr)")
+    let invoke = try #require(try json(run)["invoke"] as? [String: Any])
+    #expect(invoke["symbol"] as? String == "___ZN1N4makeEv_block_invoke")
+    #expect(invoke["demangled"] as? String == "block in N::make()")
+    let plain = try blocksig("inspect", "--library", library.path, "--symbol", "mk")
+    #expect(plain.stdout.contains(" ___ZN1N4makeEv_block_invoke\n"), "\(plain.stdout)")
+    let demangled = try blocksig("inspect", "-C", "--library", library.path, "--symbol", "mk")
+    #expect(demangled.status == 0)
+    #expect(demangled.stdout.contains(" block in N::make()\n"), "\(demangled.stdout)")
+  }
+
   /// A bare `--library` name is a file in the current directory, as for any other path:
   /// dlopen alone would search the library path (where this folder is not) and fail.
   @Test func bareLibraryNameOpensTheFileInTheCurrentDirectory() throws {

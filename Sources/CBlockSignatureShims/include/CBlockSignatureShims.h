@@ -50,6 +50,19 @@ long cbs_read_process_memory(int pid, uintptr_t address, void *buffer, size_t co
 /// megabytes of code with it).
 size_t cbs_find_byte(const void *bytes, size_t count, unsigned char byte);
 
+/// The demangled form of the Swift symbol `name` (`$s…`), from the Swift runtime's
+/// `swift_demangle` found with `dlsym`, or NULL when it is not a Swift name or no Swift
+/// runtime is loaded. Free the result with `cbs_free`.
+char *_Nullable cbs_demangle_swift(const char *name);
+
+/// The demangled form of the Itanium C++ symbol `name` (`_Z…`), from the C++ runtime's
+/// `__cxa_demangle` found with `dlsym`, or NULL when it does not demangle or no C++ runtime
+/// is loaded. Free the result with `cbs_free`.
+char *_Nullable cbs_demangle_cxx(const char *name);
+
+/// `free`, for the strings the demanglers return.
+void cbs_free(void *_Nullable pointer);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

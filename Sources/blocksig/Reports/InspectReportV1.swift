@@ -7,14 +7,23 @@ struct InspectReportV1: Encodable {
     var address: String
     var symbol: String?
     var nearestSymbol: String?
+    /// `nearestSymbol` demangled (Swift, C++, a C++ or Objective-C block's invoke), when it is
+    /// mangled.
+    var demangled: String?
     var image: String?
 
     init(_ address: UInt, _ info: SymbolInfo?) {
       self.address = hex(address)
       symbol = info?.name
       nearestSymbol = info?.displayName
+      if let name = info?.name ?? info?.nearestName, let readable = SymbolDemangler.demangle(name) {
+        demangled = info?.name != nil ? readable : readable + "+0x" + String(info?.nearestOffset ?? 0, radix: 16)
+      }
       image = info?.imagePath
     }
+
+    /// The name the text form shows: demangled when asked and possible.
+    func name(demangling: Bool) -> String? { demangling ? demangled ?? nearestSymbol : nearestSymbol }
   }
 
   struct Flags: Encodable {
@@ -133,11 +142,11 @@ struct InspectReportV1: Encodable {
     self.warnings = warnings
   }
 
-  /// The human-readable form.
-  var text: String {
+  /// The human-readable form, with demangled names when `demangling`.
+  func text(demangling: Bool = false) -> String {
     func symbolText(_ symbol: Symbol?) -> String {
       guard let symbol else { return "none" }
-      return symbol.address + (symbol.nearestSymbol.map { " \($0)" } ?? "")
+      return symbol.address + (symbol.name(demangling: demangling).map { " \($0)" } ?? "")
     }
     var lines: [(String, String)] = [
       (
@@ -200,12 +209,13 @@ struct InspectProcessReportV1: Encodable {
     self.warnings = warnings
   }
 
-  /// One line per block (address, kind, signature, declaration, invoke), then a summary.
-  var text: String {
+  /// One line per block (address, kind, signature, declaration, invoke), then a summary;
+  /// demangled names when `demangling`.
+  func text(demangling: Bool = false) -> String {
     var lines = blocks.map { block in
       [
         block.address, block.kind, block.signature ?? "-", block.declaration ?? "-",
-        block.invoke.nearestSymbol ?? block.invoke.address,
+        block.invoke.name(demangling: demangling) ?? block.invoke.address,
       ].joined(separator: "  ")
     }
     let counts = ["global", "heap", "stack", "noescape"].compactMap { kind -> String? in

@@ -39,18 +39,22 @@ struct DumpReportV1: Encodable {
   struct Code: Encodable {
     var vaddr: UInt64?
     var symbol: String?
+    /// `symbol` demangled (Swift, C++, a C++ or Objective-C block's invoke), when it is mangled.
+    var demangled: String?
 
     init(_ reference: CodeReference) {
       vaddr = reference.address
       symbol = reference.symbol
+      demangled = reference.symbol.flatMap(SymbolDemangler.demangle)
     }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(vaddr, forKey: .vaddr)
       try c.encode(symbol, forKey: .symbol)
+      try c.encode(demangled, forKey: .demangled)
     }
-    enum CodingKeys: String, CodingKey { case vaddr, symbol }
+    enum CodingKeys: String, CodingKey { case vaddr, symbol, demangled }
   }
 
   struct CopyDispose: Encodable {
@@ -91,6 +95,7 @@ struct DumpReportV1: Encodable {
     var section_offset: UInt64
     var file_offset: UInt64?
     var function: String?
+    var function_demangled: String?
     var invoke: Code?
     var invoke_match: String?
 
@@ -100,6 +105,7 @@ struct DumpReportV1: Encodable {
       section_offset = site.location.sectionOffset
       file_offset = site.location.fileOffset
       function = site.function
+      function_demangled = site.function.flatMap(SymbolDemangler.demangle)
       invoke = site.invoke.map(Code.init)
       invoke_match = site.invokeMatch?.rawValue
     }
@@ -111,11 +117,12 @@ struct DumpReportV1: Encodable {
       try c.encode(section_offset, forKey: .section_offset)
       try c.encode(file_offset, forKey: .file_offset)
       try c.encode(function, forKey: .function)
+      try c.encode(function_demangled, forKey: .function_demangled)
       try c.encode(invoke, forKey: .invoke)
       try c.encode(invoke_match, forKey: .invoke_match)
     }
     enum CodingKeys: String, CodingKey {
-      case vaddr, section, section_offset, file_offset, function, invoke, invoke_match
+      case vaddr, section, section_offset, file_offset, function, function_demangled, invoke, invoke_match
     }
   }
 

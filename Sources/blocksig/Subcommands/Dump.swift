@@ -38,6 +38,11 @@ extension BlockSig {
     @Flag(name: [.short, .customLong("recursive")], help: "Scan directories recursively.")
     var recursive = false
 
+    @Flag(
+      name: [.customShort("C"), .long],
+      help: "Show Swift, C++ and block invoke names demangled in the text (JSON has both forms).")
+    var demangle = false
+
     @Argument(help: "Binaries, archives or directories to scan.")
     var paths: [String]
 
@@ -92,7 +97,7 @@ extension BlockSig {
               let data = try encoder.encode(DumpReportV1(report))
               output += String(decoding: data, as: UTF8.self) + "\n"
             } else {
-              output += Self.humanReadable(report)
+              output += Self.humanReadable(report, demangling: demangle)
             }
           }
         }
@@ -181,9 +186,10 @@ extension BlockSig {
     /// The distinct invoke functions of a block, by symbol (else address): its global literals'
     /// and its construction sites', a site's marked `(nearest)` when only the closest code
     /// address was found.
-    static func invokeNames(_ block: ScannedBlock) -> [String] {
+    static func invokeNames(_ block: ScannedBlock, demangling: Bool = false) -> [String] {
       func name(_ code: CodeReference) -> String? {
-        code.symbol.map(escaped) ?? code.address.map { "0x" + String($0, radix: 16) }
+        let symbol = demangling ? code.symbol.map { SymbolDemangler.demangle($0) ?? $0 } : code.symbol
+        return symbol.map(escaped) ?? code.address.map { "0x" + String($0, radix: 16) }
       }
       var names: [String] = []
       for literal in block.literals { if let name = name(literal.invoke) { names.append(name) } }
@@ -195,7 +201,7 @@ extension BlockSig {
       return names.filter { seen.insert($0).inserted }
     }
 
-    static func humanReadable(_ report: BinaryScanReport) -> String {
+    static func humanReadable(_ report: BinaryScanReport, demangling: Bool = false) -> String {
       var text = "\(report.file): \(report.format.rawValue) \(report.architecture) \(report.kind.rawValue)"
       text += report.hasSymbols ? "\n" : ", stripped\n"
       for block in report.blocks {
@@ -213,7 +219,7 @@ extension BlockSig {
         if block.copyHelper != nil { line += "  copy/dispose" }
         if !block.literals.isEmpty { line += "  literals \(block.literals.count)" }
         if !block.constructionSites.isEmpty { line += "  sites \(block.constructionSites.count)" }
-        let invokes = invokeNames(block)
+        let invokes = invokeNames(block, demangling: demangling)
         if !invokes.isEmpty { line += "  invoke " + invokes.joined(separator: ", ") }
         line += "  [" + block.evidence.map(\.rawValue).joined(separator: ",") + "]"
         text += line + "\n"

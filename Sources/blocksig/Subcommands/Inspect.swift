@@ -54,6 +54,11 @@ extension BlockSig {
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
 
+    @Flag(
+      name: [.customShort("C"), .long],
+      help: "Show Swift, C++ and block invoke names demangled in the text (JSON has both forms).")
+    var demangle = false
+
     func validate() throws {
       if pid != nil || address != nil || all {
         guard library == nil, symbol == nil, variable == nil else {
@@ -171,7 +176,7 @@ extension BlockSig {
       if json {
         try JSONOutput.print(report)
       } else {
-        print(report.text, terminator: "")
+        print(report.text(demangling: demangle), terminator: "")
       }
     }
 
@@ -204,7 +209,7 @@ extension BlockSig {
       if json {
         try JSONOutput.print(report)
       } else {
-        print(report.text, terminator: "")
+        print(report.text(demangling: demangle), terminator: "")
       }
     }
   }
