@@ -98,6 +98,35 @@ import Testing
     }
   }
 
+  /// Names from a hostile binary: deeply nested manglings and very long ones, demangled on a
+  /// thread with a small stack (dump's workers have 512 KiB). Past `maximumLength` bytes a
+  /// name is not demangled at all, so neither runtime's demangler recurses without bound.
+  @Test func hostileNamesOnASmallStack() {
+    let nested = [
+      "_Z" + String(repeating: "N1a", count: 3000) + "1bE" + String(repeating: "E", count: 3000) + "v",
+      "_Z1f" + String(repeating: "PFv", count: 2000) + "v",
+      "$s" + String(repeating: "Say", count: 3000) + "G",
+      "___Z1f" + String(repeating: "PFv", count: 2000) + "v_block_invoke",
+      "_Z1fIJ" + String(repeating: "IJ", count: 300) + String(repeating: "E", count: 300) + "EEvv",
+      // Just under the limit: as deep as a demangled name can be.
+      "_Z1f" + String(repeating: "PF", count: 250) + "v" + String(repeating: "E", count: 250) + "v",
+      "$s" + String(repeating: "Say", count: 340) + String(repeating: "G", count: 1),
+      "_Z" + String(repeating: "N1a", count: 200) + "1bE" + String(repeating: "E", count: 200) + "v",
+    ]
+    #expect(nested.suffix(3).allSatisfy { $0.utf8.count <= SymbolDemangler.maximumLength })
+    let done = DispatchSemaphore(value: 0)
+    let worker = Thread {
+      for name in nested {
+        let result = SymbolDemangler.demangle(name)
+        #expect(name.utf8.count <= SymbolDemangler.maximumLength || result == nil, "\(name.prefix(20))…")
+      }
+      done.signal()
+    }
+    worker.stackSize = 512 << 10
+    worker.start()
+    done.wait()
+  }
+
   /// Names that are already readable, or are not valid manglings, stay as they are (nil).
   @Test func plainAndDamagedNames() {
     for name in [

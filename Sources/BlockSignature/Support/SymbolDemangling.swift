@@ -15,9 +15,17 @@ import CBlockSignatureShims
 /// runtime's `__cxa_demangle`, whichever this process has loaded (a Swift program has both on
 /// Linux). The leading underscore Mach-O adds to every C name is taken off first.
 public enum SymbolDemangler {
+  /// The longest name demangled, in bytes. Names come from the binaries read, which may be
+  /// hostile; the runtimes' demanglers recurse once per level of nesting, and a name this
+  /// long cannot nest deep enough to exhaust a worker thread's stack. Real names of blocks'
+  /// code are far shorter.
+  public static let maximumLength = 1024
+
   /// The demangled form of `name`, or nil when it is not a mangled name this process can
-  /// demangle (a plain C name, a damaged mangling, or no runtime for it).
+  /// demangle (a plain C name, a damaged mangling, a name longer than ``maximumLength``, or
+  /// no runtime for it).
   public static func demangle(_ name: String) -> String? {
+    guard name.utf8.count <= maximumLength else { return nil }
     if let block = blockInvoke(name) { return block }
     return demangleSymbol(name)
   }
