@@ -488,6 +488,7 @@ private struct DescriptorScan {
             "more than \(ConstructionSiteScan.siteLimit) loads of a block descriptor in the code; sites after \(describe(loads.last?.pc ?? 0)) are not listed"
         ))
     }
+    var nearby: [AddressLoad] = []
     for load in loads {
       guard let index = indexByDescriptor[load.value] else { continue }
       let window = ConstructionSiteScan.window
@@ -498,15 +499,18 @@ private struct DescriptorScan {
         low = max(low, enclosing.address)
         high = min(high, enclosing.address &+ enclosing.size)
       }
-      let nearby = scan.codeLoads(around: load.pc, low: low, high: high)
+      scan.codeLoads(around: load.pc, low: low, high: high, into: &nearby)
       var invoke: AddressLoad?
       var match: BlockConstructionSite.InvokeMatch?
-      let before = Set(load.slots.map { AddressLoad.Slot(base: $0.base, displacement: $0.displacement &- 8) })
-      if !before.isEmpty {
-        invoke = nearby.filter { !before.isDisjoint(with: $0.slots) }.min {
-          $0.pc.distance(to: load.pc).magnitude < $1.pc.distance(to: load.pc).magnitude
+      // The code address stored a word before the descriptor, closest to its load.
+      for candidate in nearby where candidate.slots.precedes(load.slots) {
+        if let best = invoke,
+          best.pc.distance(to: load.pc).magnitude <= candidate.pc.distance(to: load.pc).magnitude
+        {
+          continue
         }
-        if invoke != nil { match = .slot }
+        invoke = candidate
+        match = .slot
       }
       if invoke == nil, let closest = nearby.last(where: { $0.pc < load.pc }) {
         invoke = closest
@@ -542,11 +546,24 @@ private struct DescriptorScan {
       var score = 0
       if preferFunction ? symbol.isFunction : symbol.isObject { score += 4 }
       if !name.hasPrefix("ltmp") && !name.hasPrefix("$") && !name.hasPrefix(".L") { score += 2 }
-      if name.contains("block_descriptor") { score += 1 }
+      // A byte search: `String.contains(_:)` (string processing) costs tens of thousands of
+      // instructions a call.
+      if !preferFunction, name.utf8.count >= 16, Self.containsBlockDescriptor(name.utf8) { score += 1 }
       if best == nil || score > best!.score { best = (score, name) }
       index += 1
     }
     return best?.name
+  }
+
+  /// Whether `name` contains `block_descriptor`.
+  static func containsBlockDescriptor(_ name: String.UTF8View) -> Bool {
+    let needle = "block_descriptor".utf8
+    var rest = name[...]
+    while let start = rest.firstIndex(of: UInt8(ascii: "b")) {
+      if rest[start...].starts(with: needle) { return true }
+      rest = rest[rest.index(after: start)...]
+    }
+    return false
   }
 
   func codeReference(_ value: PointerValue?, _ sorted: [(address: UInt64, index: Int)]) -> CodeReference? {

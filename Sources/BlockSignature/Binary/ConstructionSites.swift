@@ -24,11 +24,48 @@ struct AddressLoad {
   var value: UInt64
   /// Where the value is then stored: base registers and displacements (AArch64 code may
   /// store a value twice, in a spill slot and in the literal).
-  var slots: [Slot] = []
+  var slots = Slots()
 
   struct Slot: Hashable {
     var base: UInt8
     var displacement: Int64
+
+    /// The slot a word before this one.
+    var wordBefore: Slot { Slot(base: base, displacement: displacement &- 8) }
+  }
+
+  /// Up to four slots, kept inline: a load is made for every address the code loads, and an
+  /// array each would cost an allocation each.
+  struct Slots {
+    private var first: Slot?
+    private var second: Slot?
+    private var third: Slot?
+    private var fourth: Slot?
+
+    var isEmpty: Bool { first == nil }
+
+    /// Adds `slot`, unless four are kept already.
+    mutating func append(_ slot: Slot) {
+      if first == nil {
+        first = slot
+      } else if second == nil {
+        second = slot
+      } else if third == nil {
+        third = slot
+      } else if fourth == nil {
+        fourth = slot
+      }
+    }
+
+    func contains(_ slot: Slot) -> Bool {
+      first == slot || second == slot || third == slot || fourth == slot
+    }
+
+    /// Whether some slot of `other` is a word after one of these.
+    func precedes(_ other: Slots) -> Bool {
+      func before(_ slot: Slot?) -> Bool { slot.map { contains($0.wordBefore) } ?? false }
+      return before(other.first) || before(other.second) || before(other.third) || before(other.fourth)
+    }
   }
 }
 
@@ -102,14 +139,15 @@ struct ConstructionSiteScan {
     return found.sorted { $0.pc < $1.pc }
   }
 
-  /// The loads of code addresses in `[low, high)` (clamped to the code section of `pc`).
-  func codeLoads(around pc: UInt64, low: UInt64, high: UInt64) -> [AddressLoad] {
-    guard let part = code.first(where: { $0.range.contains(pc) }) else { return [] }
-    var found: [AddressLoad] = []
+  /// The loads of code addresses in `[low, high)` (clamped to the code section of `pc`), by
+  /// address, into `found` (emptied first: one buffer serves every site).
+  func codeLoads(around pc: UInt64, low: UInt64, high: UInt64, into found: inout [AddressLoad]) {
+    found.removeAll(keepingCapacity: true)
+    guard let part = code.first(where: { $0.range.contains(pc) }) else { return }
     scan(part, from: max(low, part.range.lowerBound), to: min(high, part.range.upperBound)) { load in
       if isCode(load.value) { found.append(load) }
     }
-    return found.sorted { $0.pc < $1.pc }
+    found.sort { $0.pc < $1.pc }
   }
 
   private func scan(
@@ -189,7 +227,9 @@ struct ConstructionSiteScan {
   }
 
   private func load(_ p: Int, _ base: UInt64, _ value: UInt64, _ slot: AddressLoad.Slot?) -> AddressLoad {
-    AddressLoad(pc: base &+ UInt64(p), value: value, slots: slot.map { [$0] } ?? [])
+    var load = AddressLoad(pc: base &+ UInt64(p), value: value)
+    if let slot { load.slots.append(slot) }
+    return load
   }
 
   /// The stack slot of `mov [base + disp], r64` (REX.W 89 /r) at `p`, if the instruction there
@@ -276,7 +316,7 @@ struct ConstructionSiteScan {
       }
       if stored.count >= 256 { stored.removeAll(keepingCapacity: true) }
       stored[slot] = value
-      if current[register]!.slots.count < 4 { current[register]!.slots.append(slot) }
+      current[register]!.slots.append(slot)
     }
     func reload(_ register: Int, _ pc: UInt64, base: Int, displacement: Int64) {
       if let value = stored[AddressLoad.Slot(base: UInt8(base), displacement: displacement)] {
