@@ -76,6 +76,8 @@ struct BuildCase: CustomStringConvertible, Sendable {
         linkFlags: ["--target=aarch64-linux-gnu", "-shared", "-nostdlib", "-fuse-ld=lld"]),
       BuildCase(name: "macho-arm64-o", compileFlags: ["-target", "arm64-apple-macos13", "-O0"], linkFlags: nil),
       BuildCase(name: "macho-x86_64-o", compileFlags: ["-target", "x86_64-apple-macos13", "-O2"], linkFlags: nil),
+      // arm64e: data pointers are ARM64_RELOC_AUTHENTICATED_POINTER relocations.
+      BuildCase(name: "macho-arm64e-o", compileFlags: ["-target", "arm64e-apple-macos13", "-O2"], linkFlags: nil),
       BuildCase(
         name: "objc-gnustep-o", compileFlags: ["-x", "objective-c", "-fobjc-runtime=gnustep-2.0", "-O0"],
         linkFlags: nil, objectiveC: true),

@@ -59,18 +59,25 @@ package struct ClangIR {
             invoke: Self.symbol(fields[3]), descriptor: Self.symbol(fields[4])))
       }
     }
-    // In function bodies: the last function stored before a descriptor is stored is its invoke.
+    // In function bodies: the last invoke function named (stored, or signed first on arm64e:
+    // `@llvm.ptrauth.sign(i64 ptrtoint (ptr @…_block_invoke to i64), …)`) before a descriptor
+    // is stored is that literal's invoke.
     var storedFunction: String?
-    for line in ir.split(separator: "\n") where line.hasPrefix("  store ptr @") {
-      let name = Self.symbol(String(line.dropFirst("  store ptr ".count).prefix { $0 != "," }))
-      if descriptorLines.contains(where: { Self.symbol("@" + $0.0) == name }) {
-        if let invoke = storedFunction {
-          stackConstructions.append(
-            StackConstruction(invoke: invoke, descriptor: String(decoding: Self.unescape(name[...]), as: UTF8.self)))
+    for line in ir.split(separator: "\n") where line.hasPrefix("  ") {
+      if line.hasPrefix("  store ptr @") {
+        let name = Self.symbol(String(line.dropFirst("  store ptr ".count).prefix { $0 != "," }))
+        if descriptorLines.contains(where: { Self.symbol("@" + $0.0) == name }) {
+          if let invoke = storedFunction {
+            stackConstructions.append(
+              StackConstruction(invoke: invoke, descriptor: String(decoding: Self.unescape(name[...]), as: UTF8.self)))
+          }
+          storedFunction = nil
+          continue
         }
-        storedFunction = nil
-      } else if name.contains("_block_invoke") {
-        storedFunction = name
+      }
+      if let at = line.range(of: "ptr @"), line.contains("_block_invoke") {
+        let name = String(line[at.upperBound...].prefix { $0 != "," && $0 != " " && $0 != ")" })
+        if name.contains("_block_invoke") { storedFunction = name }
       }
     }
     for (name, line) in descriptorLines {

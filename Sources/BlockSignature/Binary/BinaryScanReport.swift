@@ -57,8 +57,9 @@ public struct CodeReference: Hashable, Sendable {
 ///       }
 ///     }
 ///
-/// Sites are found in x86_64 and AArch64 (arm64) images: linked ones, and ELF relocatable
-/// objects through the relocations of their code (see ``ScannedBlock/constructionSites``).
+/// Sites are found in x86_64 and AArch64 (arm64, arm64e) images: linked ones, and ELF and
+/// Mach-O relocatable objects through the relocations of their code (see
+/// ``ScannedBlock/constructionSites``).
 public struct BlockConstructionSite: Hashable, Sendable {
   /// How ``invoke`` was told apart from other code addresses near the descriptor's load.
   public enum InvokeMatch: String, Hashable, Sendable, Codable {
@@ -150,9 +151,9 @@ public struct ScannedBlock: Hashable, Sendable {
   /// each with the invoke function it stores (so a stack block's code is found, as a global
   /// block's is through its literal). Several blocks may share one descriptor (clang names
   /// descriptors by their contents and merges equal ones), so the sites may name several
-  /// invoke functions. Found in x86_64 and AArch64 (arm64) images, linked or ELF relocatable
-  /// objects (whose code's relocations say where it points); empty for Mach-O objects, other
-  /// architectures, and global blocks.
+  /// invoke functions. Found in x86_64 and AArch64 (arm64, arm64e) images, linked or
+  /// relocatable objects (whose code's relocations say where it points); empty for other
+  /// architectures and for global blocks.
   public var constructionSites: [BlockConstructionSite] = []
 
   /// The distinct invoke functions of ``constructionSites``, in the order first found.

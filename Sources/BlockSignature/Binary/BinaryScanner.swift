@@ -472,9 +472,19 @@ private struct DescriptorScan {
         let mid = (low + high) / 2
         if symbolsByAddress[mid].address <= pc { low = mid + 1 } else { high = mid }
       }
+      let section = image.sectionIndex(containing: pc)
       for entry in symbolsByAddress[max(0, low - 16)..<low].reversed() {
         let symbol = image.symbols[entry.index]
-        if symbol.isFunction, symbol.size > 0, pc - symbol.address < symbol.size { return symbol }
+        guard symbol.isFunction else { continue }
+        if symbol.size > 0 {
+          if pc - symbol.address < symbol.size { return symbol }
+          continue
+        }
+        // No size (Mach-O has none): the closest function before, in the same section, that is
+        // not an assembler's temporary label (`ltmp0`, `.L…`, `$x`).
+        let name = image.name(of: symbol)
+        if name.hasPrefix("ltmp") || name.hasPrefix(".L") || name.hasPrefix("$") || name.hasPrefix("L") { continue }
+        return image.sectionIndex(containing: symbol.address) == section ? symbol : nil
       }
       return nil
     }
@@ -497,7 +507,7 @@ private struct DescriptorScan {
       let enclosing = function(containing: load.pc)
       if let enclosing {
         low = max(low, enclosing.address)
-        high = min(high, enclosing.address &+ enclosing.size)
+        if enclosing.size > 0 { high = min(high, enclosing.address &+ enclosing.size) }
       }
       scan.codeLoads(around: load.pc, low: low, high: high, into: &nearby)
       var invoke: AddressLoad?

@@ -194,7 +194,7 @@ struct ConstructionSiteScan {
         if image.hasFinalAddresses {
           value = inPlace
         } else if let fixup = image.codeFixup(at: base &+ UInt64(p + 3)), fixup.kind == .pcRelative32 {
-          value = fixup.target &+ 4
+          value = fixup.target
         } else if displacement != 0, inPlace >= base, inPlace - base < UInt64(count) {
           value = inPlace  // an object's reference within its own section: resolved by the assembler
         } else {
@@ -373,6 +373,9 @@ struct ConstructionSiteScan {
         let displacement = ((Int64((word >> 15) & 0x7F) << 57) >> 57) * 8
         store(rd, base: rn, displacement: displacement)
         store(Int((word >> 10) & 31), base: rn, displacement: displacement + 8)
+      } else if word & 0xFFFF_C000 == 0xDAC1_0000 {
+        // pacia, pacib, pacda, pacdb, aut* (and their zero-modifier forms): arm64e signs an
+        // invoke pointer in place before storing it; the register still holds that address.
       } else if word & 0xFC00_0000 == 0x9400_0000 || word & 0xFFFF_FC1F == 0xD63F_0000 {
         // bl / blr: the callee may change x0–x18 and x30.
         for register in 0...18 { forget(register) }

@@ -12,7 +12,7 @@ extension BlockSig {
         Finds global block literals (through relocations, dynamic relocations or the copied \
         _NSConcreteGlobalBlock), descriptors by symbol, and, in stripped files, descriptors by a \
         structural scan for signature strings and the descriptor words that point at them. \
-        In x86_64 and AArch64 images (linked, or ELF objects), each stack block's construction \
+        In x86_64 and AArch64 images (linked, or objects), each stack block's construction \
         sites are found in \
         the code (the instructions that load its descriptor's address) with the invoke function \
         stored beside it; "(nearest)" marks an invoke that is only the closest code address \

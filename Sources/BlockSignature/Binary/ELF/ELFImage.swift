@@ -494,9 +494,11 @@ enum ELFLoader {
           if hasAddend, symbolIndex > 0, let base = symbolBase, base + symbolIndex < symbols.count,
             symbols[base + symbolIndex].isDefined
           {
+            // What the instruction points at: for a PC-relative field, the symbol plus the
+            // addend (measured from the field), plus the 4 bytes to the field's end.
+            let target = symbols[base + symbolIndex].address &+ UInt64(bitPattern: addend)
             codeFixups.append(
-              CodeFixup(
-                slot: slot, kind: codeKind, target: symbols[base + symbolIndex].address &+ UInt64(bitPattern: addend)))
+              CodeFixup(slot: slot, kind: codeKind, target: codeKind == .pcRelative32 ? target &+ 4 : target))
           }
           continue
         }

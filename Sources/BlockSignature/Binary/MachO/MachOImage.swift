@@ -216,9 +216,12 @@ enum MachOLoader {
       }
     }
 
-    // Section relocations of objects: pointer-sized UNSIGNED ones.
+    // Section relocations of objects: pointer-sized UNSIGNED ones; in code, those of the
+    // instructions that load an address (for construction sites).
     var fixups: [PointerFixup] = []
-    let subtractorType: UInt32 = cpuType == 0x0100_000c ? 1 : 5
+    var codeFixups: [CodeFixup] = []
+    let isARM64 = cpuType == 0x0100_000c
+    let subtractorType: UInt32 = isARM64 ? 1 : 5
     for ordinal in ordinals where ordinal.relocationCount > 0 {
       guard let section = ordinal.section else { continue }
       let (tableSize, overflow) = ordinal.relocationCount.multipliedReportingOverflow(by: 8)
@@ -232,6 +235,7 @@ enum MachOLoader {
         continue
       }
       var previousWasSubtractor = false
+      var pendingAddend: Int64 = 0  // ARM64_RELOC_ADDEND, for the relocation after it
       for index in 0..<ordinal.relocationCount {
         let entry = ordinal.relocationOffset + index * 8
         let address = bytes.u32(entry)!
@@ -243,10 +247,38 @@ enum MachOLoader {
         let length = (info >> 25) & 3
         let isExtern = (info >> 27) & 1 == 1
         let type = info >> 28
-        guard type == 0, length == 3, !pcRelative, !previousWasSubtractor else { continue }
+        let addend = pendingAddend
+        pendingAddend = 0
+        if section.isExecutable {
+          if isARM64, type == 10 {
+            pendingAddend = (Int64(symbolNumber) << 40) >> 40  // 24 bits, signed
+          } else if length == 2, isExtern, symbolNumber < symbols.count, symbols[symbolNumber].isDefined,
+            UInt64(address) + 4 <= section.size, let fileOffset = section.fileOffset
+          {
+            let slot = section.address &+ UInt64(address)
+            let target = symbols[symbolNumber].address
+            switch (isARM64, type, pcRelative) {
+            case (true, 3, true):  // ARM64_RELOC_PAGE21 (adrp)
+              codeFixups.append(CodeFixup(slot: slot, kind: .page21, target: target &+ UInt64(bitPattern: addend)))
+            case (true, 4, false):  // ARM64_RELOC_PAGEOFF12 (add, ldr)
+              codeFixups.append(CodeFixup(slot: slot, kind: .low12, target: target &+ UInt64(bitPattern: addend)))
+            case (false, 1, true):  // X86_64_RELOC_SIGNED: the addend is the field's value
+              let inPlace = Int64(Int32(bitPattern: bytes.u32(fileOffset + UInt64(address)) ?? 0))
+              codeFixups.append(
+                CodeFixup(slot: slot, kind: .pcRelative32, target: target &+ UInt64(bitPattern: inPlace)))
+            default:
+              break
+            }
+          }
+          continue
+        }
+        // UNSIGNED, or arm64e's AUTHENTICATED_POINTER (11): a signed pointer whose word holds
+        // the signing schema above bit 32 and the addend below.
+        let authenticated = isARM64 && type == 11
+        guard type == 0 || authenticated, length == 3, !pcRelative, !previousWasSubtractor else { continue }
         let slot = section.address &+ UInt64(address)
         guard UInt64(address) + 8 <= section.size, let fileOffset = section.fileOffset,
-          let inPlace = bytes.u64(fileOffset + UInt64(address))
+          let word = bytes.u64(fileOffset + UInt64(address))
         else {
           warnings.append(
             BinaryScanWarning(
@@ -255,6 +287,7 @@ enum MachOLoader {
                 "relocation at \(hex(entry)) points past end of section \(section.name) (size \(hex(section.size)))"))
           continue
         }
+        let inPlace = authenticated ? UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: word))) : word
         if isExtern {
           guard symbolNumber < symbols.count else {
             warnings.append(
@@ -321,6 +354,7 @@ enum MachOLoader {
       bytes: bytes, format: .machO64, architecture: architecture, kind: kind,
       hasSymbols: hasSymbols, pointerSize: 8,
       rawWordsAreAddresses: rawWordsAreAddresses, hasFinalAddresses: kind != .relocatable,
-      symbolPrefix: "_", sections: sections, symbols: symbols, fixups: fixups, warnings: warnings)
+      symbolPrefix: "_", sections: sections, symbols: symbols, fixups: fixups,
+      codeFixups: codeFixups.sorted { $0.slot < $1.slot }, warnings: warnings)
   }
 }
