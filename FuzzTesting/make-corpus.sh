@@ -4,7 +4,7 @@
 #   FuzzTypeEncoding   the single types those signatures are made of, plus grammar samples
 #   FuzzBinaryScanner  small clang-made objects: ELF64/ELF32/aarch64 objects, x86_64 and aarch64
 #                      shared libraries, a fixed-address x86_64 executable, Mach-O objects
-#                      (arm64, x86_64) and an `ar` archive
+#                      (arm64, arm64e, x86_64) and an `ar` archive
 #   FuzzCompatibility  pairs of those signatures separated by a NUL byte
 #   FuzzExtendedLayout byte-form and inline-form extended layouts
 # Run from anywhere; needs clang (next to swift) and llvm-ar or ar.
@@ -110,7 +110,7 @@ void f(int k) {
   take(^{ (void)k; });
 }
 C
-for target in x86_64-linux-gnu i386-linux-gnu aarch64-linux-gnu arm64-apple-macos11 x86_64-apple-macos11; do
+for target in x86_64-linux-gnu i386-linux-gnu aarch64-linux-gnu arm64-apple-macos11 arm64e-apple-macos11 x86_64-apple-macos11; do
   "$clang" -target "$target" -fblocks -O1 -c -o "$work/$target.o" "$work/b.c"
   cp "$work/$target.o" "$corpus/FuzzBinaryScanner/$target.o"
 done
