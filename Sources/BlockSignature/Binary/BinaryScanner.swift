@@ -499,8 +499,9 @@ private struct DescriptorScan {
         ))
     }
     var nearby: [AddressLoad] = []
-    for load in loads {
+    for var load in loads {
       guard let index = indexByDescriptor[load.value] else { continue }
+      if let slot = scan.laterStore(of: load) { load.slots.append(slot) }
       let window = ConstructionSiteScan.window
       var low = load.pc >= window ? load.pc - window : 0
       var high = load.pc &+ window < load.pc ? UInt64.max : load.pc + window
@@ -510,6 +511,11 @@ private struct DescriptorScan {
         if enclosing.size > 0 { high = min(high, enclosing.address &+ enclosing.size) }
       }
       scan.codeLoads(around: load.pc, low: low, high: high, into: &nearby)
+      if !load.slots.isEmpty {
+        for position in nearby.indices where nearby[position].slots.isEmpty {
+          if let slot = scan.laterStore(of: nearby[position]) { nearby[position].slots.append(slot) }
+        }
+      }
       var invoke: AddressLoad?
       var match: BlockConstructionSite.InvokeMatch?
       // The code address stored a word before the descriptor, closest to its load.

@@ -25,6 +25,10 @@ struct AddressLoad {
   /// Where the value is then stored: base registers and displacements (AArch64 code may
   /// store a value twice, in a spill slot and in the literal).
   var slots = Slots()
+  /// x86: the register loaded and where the next instruction starts, for a store found later
+  /// (``ConstructionSiteScan/laterStore(of:)``); no register for an immediate store.
+  var register: UInt8? = nil
+  var next: UInt64 = 0
 
   struct Slot: Hashable {
     var base: UInt8
@@ -200,36 +204,59 @@ struct ConstructionSiteScan {
         } else {
           value = nil  // a displacement a relocation will fill: not an address yet
         }
-        if let value { visit(load(p, base, value, x86Store(of: register, bytes, p + 7))) }
+        if let value { visit(load(p, base, value, x86Store(of: register, bytes, p + 7), register, length: 7)) }
       }
       if immediatesAreAddresses {
         // movabs r64, imm64: REX.W(B) B8+r imm64.
         if rex & 0xFE == 0x48, p + 10 <= count, bytes[p + 1] & 0xF8 == 0xB8 {
           let register = bytes[p + 1] & 7 | (rex & 1) << 3
           let value = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p + 2, as: UInt64.self))
-          visit(load(p, base, value, x86Store(of: register, bytes, p + 10)))
+          visit(load(p, base, value, x86Store(of: register, bytes, p + 10), register, length: 10))
         }
         // mov r32, imm32 (zero-extended): B8+r imm32, not the tail of a movabs.
         if rex & 0xF8 == 0xB8, p + 5 <= count, p == 0 || bytes[p - 1] & 0xFE != 0x48 {
           let value = UInt64(UInt32(bitPattern: int32(p + 1)))
-          visit(load(p, base, value, x86Store(of: rex & 7, bytes, p + 5)))
+          visit(load(p, base, value, x86Store(of: rex & 7, bytes, p + 5), rex & 7, length: 5))
         }
         // mov qword [base + disp], imm32 (sign-extended): REX.W C7 modrm(mod 000 rm) ….
         if rex & 0xF8 == 0x48, p + 3 <= count, bytes[p + 1] == 0xC7, bytes[p + 2] & 0x38 == 0,
           let (slot, length) = x86Memory(bytes, p, rex: rex), p + length + 4 <= count
         {
           let value = UInt64(bitPattern: Int64(int32(p + length)))
-          visit(load(p, base, value, slot))
+          visit(load(p, base, value, slot, nil, length: length + 4))
         }
       }
       p += 1
     }
   }
 
-  private func load(_ p: Int, _ base: UInt64, _ value: UInt64, _ slot: AddressLoad.Slot?) -> AddressLoad {
+  private func load(
+    _ p: Int, _ base: UInt64, _ value: UInt64, _ slot: AddressLoad.Slot?, _ register: UInt8?, length: Int
+  ) -> AddressLoad {
     var load = AddressLoad(pc: base &+ UInt64(p), value: value)
     if let slot { load.slots.append(slot) }
+    load.register = register
+    load.next = base &+ UInt64(p + length)
     return load
+  }
+
+  /// How far after an x86 load its register's store is looked for, in bytes.
+  static let laterStoreWindow = 96
+
+  /// For an x86 load not stored by the instruction after it (a loop may load an address into
+  /// a register once and store it on every pass): the first `mov [base + disp], reg` of that
+  /// register within ``laterStoreWindow`` bytes after it. The bytes are tried at every offset,
+  /// so a store is only trusted where another one pairs with it.
+  func laterStore(of load: AddressLoad) -> AddressLoad.Slot? {
+    guard let register = load.register, load.slots.isEmpty,
+      let part = code.first(where: { $0.range.contains(load.pc) }), part.range.contains(load.next)
+    else { return nil }
+    let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
+    let start = Int(load.next - part.range.lowerBound)
+    for q in start..<min(start + Self.laterStoreWindow, bytes.count) {
+      if let slot = x86Store(of: register, bytes, q) { return slot }
+    }
+    return nil
   }
 
   /// The stack slot of `mov [base + disp], r64` (REX.W 89 /r) at `p`, if the instruction there
