@@ -170,10 +170,10 @@ struct SiteBuild: CustomStringConvertible, Sendable {
   }
 
   /// Code that loads a descriptor's address and an invoke's, stores neither, and passes them on
-  /// in registers (hand-written here: clang stores both): the invoke is the closest code
-  /// address loaded before the descriptor's, marked `.nearest`; the function's own literal
-  /// stays matched by slot.
-  @Test func unstoredLoadsGiveTheNearestInvoke() throws {
+  /// in registers (hand-written here: clang stores both): the site is listed, with no invoke
+  /// (no guess: the closest code address loaded before is often a closure, not the invoke);
+  /// the function's own literal stays matched by slot.
+  @Test func unstoredLoadsGiveNoInvoke() throws {
     let (directory, library) = try Toolchain.compileC(
       """
       extern void use(void (^)(void));
@@ -189,7 +189,41 @@ struct SiteBuild: CustomStringConvertible, Sendable {
     let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
     #expect(Set(byFunction.keys) == ["f", "odd"])
     #expect(byFunction["f"]?.map(\.invokeMatch) == [.slot])
-    #expect(byFunction["odd"]?.map(\.invokeMatch) == [.nearest])
-    #expect(block.constructionSites.allSatisfy { $0.invoke?.symbol == "__f_block_invoke" })
+    #expect(byFunction["f"]?.first?.invoke?.symbol == "__f_block_invoke")
+    #expect(byFunction["odd"]?.map(\.invokeMatch) == [nil])
+    #expect(byFunction["odd"]?.first?.invoke == nil)
+  }
+
+  /// Swift merges functions that differ only in constants (`…Tm`) and passes the descriptor
+  /// in: the caller loads it into an argument register and jumps to the merged function,
+  /// which copies it to another register or spills and reloads it, then stores it beside the
+  /// invoke. Hand-written in the shape swiftc gives FoundationNetworking: a `jmp` and a
+  /// register copy, and a `call` and a spill.
+  @Test func descriptorsPassedToAMergedFunction() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      __asm__(".text\\n"
+              ".globl viajump\\n.type viajump,@function\\nviajump:\\n"
+              "lea helper(%rip), %rdx\\nlea __block_descriptor_tmp(%rip), %rcx\\njmp merged\\n.size viajump, .-viajump\\n"
+              ".globl viacall\\n.type viacall,@function\\nviacall:\\n"
+              "lea helper(%rip), %rdx\\nlea __block_descriptor_tmp(%rip), %r8\\ncall spilled\\nret\\n.size viacall, .-viacall\\n"
+              ".type merged,@function\\nmerged:\\npush %rbx\\nmov %rcx, %r14\\nsub $64, %rsp\\n"
+              "lea __f_block_invoke(%rip), %rax\\nmov %rax, 16(%rsp)\\nmov %r14, 24(%rsp)\\nadd $64, %rsp\\npop %rbx\\nret\\n.size merged, .-merged\\n"
+              ".type spilled,@function\\nspilled:\\npush %rbp\\nmov %rsp, %rbp\\nsub $96, %rsp\\nmov %r8, -48(%rbp)\\n"
+              "lea __f_block_invoke(%rip), %rax\\nmov %rax, -80(%rbp)\\nmov -48(%rbp), %rax\\nmov %rax, -72(%rbp)\\nleave\\nret\\n.size spilled, .-spilled\\n"
+              ".type helper,@function\\nhelper:\\nret\\n.size helper, .-helper\\n");
+
+      """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libmerged.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
+    #expect(Set(byFunction.keys) == ["f", "viajump", "viacall"])
+    for caller in ["viajump", "viacall"] {
+      #expect(byFunction[caller]?.map(\.invokeMatch) == [.callee], "\(caller)")
+      #expect(byFunction[caller]?.first?.invoke?.symbol == "__f_block_invoke", "\(caller)")
+    }
   }
 }

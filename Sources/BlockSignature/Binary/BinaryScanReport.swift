@@ -66,10 +66,11 @@ public struct BlockConstructionSite: Hashable, Sendable {
     /// The code stores the descriptor's address in a stack slot and a code address in the
     /// word before it, where a literal's `invoke` field is.
     case slot
-    /// No such store was found (a loop may keep both addresses in registers and store them
-    /// later): the invoke is the code address loaded closest before the descriptor's, in the
-    /// same function when the symbols tell where it starts. A guess; check it.
-    case nearest
+    /// The code passes the descriptor's address to the function it calls or jumps to next,
+    /// which stores it (Swift merges functions that differ only in such constants, `…Tm`, and
+    /// passes them in): the invoke is the code address that function stores in the word
+    /// before.
+    case callee
   }
 
   /// The instruction that loads the descriptor's address (or, in a fixed-address executable,
@@ -79,7 +80,8 @@ public struct BlockConstructionSite: Hashable, Sendable {
   /// The function that instruction lies in, when the binary's symbols say (not in stripped
   /// files).
   public var function: String?
-  /// The block's invoke function, or nil when no code address was found near the load.
+  /// The block's invoke function, or nil when none was found stored beside the descriptor
+  /// (code that keeps the address in a register and passes it on, say). No guess is made.
   public var invoke: CodeReference?
   /// How ``invoke`` was found; nil when it was not.
   public var invokeMatch: InvokeMatch?

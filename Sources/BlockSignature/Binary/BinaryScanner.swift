@@ -501,11 +501,15 @@ private struct DescriptorScan {
     var nearby: [AddressLoad] = []
     for var load in loads {
       guard let index = indexByDescriptor[load.value] else { continue }
-      if let slot = scan.laterStore(of: load) { load.slots.append(slot) }
+      let enclosing = function(containing: load.pc)
+      let end = enclosing.map { $0.size > 0 ? $0.address &+ $0.size : UInt64.max } ?? .max
+      // Not stored at once: passed to the code a call or jump leads to, else stored later on
+      // (past a jump, the bytes that follow are another path's).
+      let passed = scan.calleeSlots(of: load)
+      if passed == nil, let slot = scan.laterStore(of: load, before: end) { load.slots.append(slot) }
       let window = ConstructionSiteScan.window
       var low = load.pc >= window ? load.pc - window : 0
       var high = load.pc &+ window < load.pc ? UInt64.max : load.pc + window
-      let enclosing = function(containing: load.pc)
       if let enclosing {
         low = max(low, enclosing.address)
         if enclosing.size > 0 { high = min(high, enclosing.address &+ enclosing.size) }
@@ -528,9 +532,25 @@ private struct DescriptorScan {
         invoke = candidate
         match = .slot
       }
-      if invoke == nil, let closest = nearby.last(where: { $0.pc < load.pc }) {
-        invoke = closest
-        match = .nearest
+      // Not stored here: passed to the next function called, which stores it.
+      // (A jump to a tail the function's paths share stores it there: the invoke was then
+      // stored here, before the jump.)
+      if invoke == nil, let (callee, slots) = passed {
+        invoke = nearby.last { $0.pc < load.pc && $0.slots.precedes(slots) }
+        if invoke != nil {
+          match = .slot
+        } else {
+          var calleeLoads: [AddressLoad] = []
+          scan.codeLoads(around: callee, low: callee, high: callee &+ 384, into: &calleeLoads)
+          for var candidate in calleeLoads {
+            if candidate.slots.isEmpty, let slot = scan.laterStore(of: candidate) { candidate.slots.append(slot) }
+            if candidate.slots.precedes(slots) {
+              invoke = candidate
+              match = .callee
+              break
+            }
+          }
+        }
       }
       guard let location = image.location(of: load.pc, symbol: nil) else { continue }
       blocks[index].constructionSites.append(

@@ -247,16 +247,103 @@ struct ConstructionSiteScan {
   /// a register once and store it on every pass): the first `mov [base + disp], reg` of that
   /// register within ``laterStoreWindow`` bytes after it. The bytes are tried at every offset,
   /// so a store is only trusted where another one pairs with it.
-  func laterStore(of load: AddressLoad) -> AddressLoad.Slot? {
+  /// The search stops at `end` (the end of the load's function, when the symbols say).
+  func laterStore(of load: AddressLoad, before end: UInt64 = .max) -> AddressLoad.Slot? {
     guard let register = load.register, load.slots.isEmpty,
       let part = code.first(where: { $0.range.contains(load.pc) }), part.range.contains(load.next)
     else { return nil }
     let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
     let start = Int(load.next - part.range.lowerBound)
-    for q in start..<min(start + Self.laterStoreWindow, bytes.count) {
+    let limit = min(start + Self.laterStoreWindow, bytes.count, Int(clamping: end &- part.range.lowerBound))
+    for q in start..<max(start, limit) {
       if let slot = x86Store(of: register, bytes, q) { return slot }
     }
     return nil
+  }
+
+  /// Swift merges functions that differ only in constants into one (`…Tm`) and passes the
+  /// constants in: the caller loads a descriptor's address into an argument register and
+  /// jumps to or calls the merged function, which builds the literal. For an x86 load not
+  /// stored where it is, followed within 16 bytes by a `call` or `jmp`: the callee's
+  /// address, and the slots the register reaches there: its first store within 128 bytes of
+  /// the callee's start, and, when that is a spill, the store of the register it is reloaded
+  /// into.
+  func calleeSlots(of load: AddressLoad) -> (callee: UInt64, slots: AddressLoad.Slots)? {
+    guard let register = load.register, load.slots.isEmpty,
+      let part = code.first(where: { $0.range.contains(load.pc) }), part.range.contains(load.next)
+    else { return nil }
+    let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
+    let start = Int(load.next - part.range.lowerBound)
+    var callee: UInt64?
+    for q in start..<min(start + 16, bytes.count - 1) {
+      let target: UInt64
+      switch bytes[q] {
+      case 0xE8,
+        0xE9 where q + 5 <= bytes.count:  // call / jmp rel32
+        let displacement = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: q + 1, as: Int32.self))
+        target = part.range.lowerBound &+ UInt64(q + 5) &+ UInt64(bitPattern: Int64(displacement))
+      case 0xEB:  // jmp rel8
+        target = part.range.lowerBound &+ UInt64(q + 2) &+ UInt64(bitPattern: Int64(Int8(bitPattern: bytes[q + 1])))
+      default:
+        continue
+      }
+      if isCode(target) {
+        callee = target
+        break
+      }
+    }
+    guard let callee, let target = code.first(where: { $0.range.contains(callee) }) else { return nil }
+    let code = UnsafeRawBufferPointer(rebasing: image.bytes.base[target.file])
+    let entry = Int(callee - target.range.lowerBound)
+    var slots = AddressLoad.Slots()
+    var holders = [register]  // the register, and one it is copied into (`mov r14, rcx`)
+    for q in entry..<min(entry + 128, code.count) {
+      if holders.count == 1, let copy = x86Copy(of: register, code, q) {
+        holders.append(copy)
+        continue
+      }
+      guard let spill = holders.lazy.compactMap({ self.x86Store(of: $0, code, q) }).first else { continue }
+      slots.append(spill)
+      // A reload of that slot into another register, stored at once: the literal's field.
+      for r in (q + 3)..<min(entry + 384, code.count) {
+        guard let (reloaded, length) = x86Reload(of: spill, code, r),
+          let slot = x86Store(of: reloaded, code, r + length)
+        else { continue }
+        slots.append(slot)
+        break
+      }
+      break
+    }
+    return slots.isEmpty ? nil : (callee, slots)
+  }
+
+  /// `mov dst, register` between 64-bit registers at `p` (REX.W 89 /r or 8B /r, mod 11):
+  /// the destination.
+  private func x86Copy(of register: UInt8, _ bytes: UnsafeRawBufferPointer, _ p: Int) -> UInt8? {
+    guard p + 3 <= bytes.count else { return nil }
+    let rex = bytes[p]
+    let modrm = bytes[p + 2]
+    guard rex & 0xF8 == 0x48, modrm >> 6 == 3 else { return nil }
+    let field = (modrm >> 3) & 7 | (rex & 4) << 1  // ModRM.reg
+    let operand = modrm & 7 | (rex & 1) << 3  // ModRM.rm
+    switch bytes[p + 1] {
+    case 0x89 where field == register && operand != register: return operand  // mov rm, reg
+    case 0x8B where operand == register && field != register: return field  // mov reg, rm
+    default: return nil
+    }
+  }
+
+  /// `mov reg, [base + disp]` (REX.W 8B /r) at `p` reading `slot`: the register and the
+  /// instruction's length.
+  private func x86Reload(
+    of slot: AddressLoad.Slot, _ bytes: UnsafeRawBufferPointer, _ p: Int
+  ) -> (register: UInt8, length: Int)? {
+    guard p + 3 <= bytes.count else { return nil }
+    let rex = bytes[p]
+    guard rex & 0xF8 == 0x48, bytes[p + 1] == 0x8B, let (operand, length) = x86Memory(bytes, p, rex: rex),
+      operand == slot
+    else { return nil }
+    return ((bytes[p + 2] >> 3) & 7 | (rex & 4) << 1, length)
   }
 
   /// The stack slot of `mov [base + disp], r64` (REX.W 89 /r) at `p`, if the instruction there

@@ -15,8 +15,7 @@ extension BlockSig {
         In x86_64 and AArch64 images (linked, or objects), each stack block's construction \
         sites are found in \
         the code (the instructions that load its descriptor's address) with the invoke function \
-        stored beside it; "(nearest)" marks an invoke that is only the closest code address \
-        loaded before the descriptor's.
+        stored beside it.
 
         Human output has one line per block, sorted by address, then a summary. With --json, \
         each binary (each archive member) gives one pretty-printed JSON document with \
@@ -184,8 +183,7 @@ extension BlockSig {
     }
 
     /// The distinct invoke functions of a block, by symbol (else address): its global literals'
-    /// and its construction sites', a site's marked `(nearest)` when only the closest code
-    /// address was found.
+    /// and its construction sites'.
     static func invokeNames(_ block: ScannedBlock, demangling: Bool = false) -> [String] {
       func name(_ code: CodeReference) -> String? {
         let symbol = demangling ? code.symbol.map { SymbolDemangler.demangle($0) ?? $0 } : code.symbol
@@ -195,7 +193,7 @@ extension BlockSig {
       for literal in block.literals { if let name = name(literal.invoke) { names.append(name) } }
       for site in block.constructionSites {
         guard let invoke = site.invoke, let name = name(invoke) else { continue }
-        names.append(site.invokeMatch == .nearest ? name + " (nearest)" : name)
+        names.append(name)
       }
       var seen = Set<String>()
       return names.filter { seen.insert($0).inserted }
