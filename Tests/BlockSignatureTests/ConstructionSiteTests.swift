@@ -226,4 +226,27 @@ struct SiteBuild: CustomStringConvertible, Sendable {
       #expect(byFunction[caller]?.first?.invoke?.symbol == "__f_block_invoke", "\(caller)")
     }
   }
+
+  /// An invoke loaded into a callee-saved register long before the literal is built (300
+  /// bytes of other code between, past the window around the descriptor's load), as swiftc
+  /// does in FoundationXML: the register stored into the word before the descriptor is traced
+  /// back to its `lea`.
+  @Test func invokeLoadedLongBefore() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      __asm__(".text\\n.globl early\\n.type early,@function\\nearly:\\npush %rbp\\nmov %rsp, %rbp\\n"
+              "lea __f_block_invoke(%rip), %r12\\n.fill 300, 1, 0x90\\nmov %r12, -72(%rbp)\\n"
+              "lea __block_descriptor_tmp(%rip), %rax\\nmov %rax, -64(%rbp)\\npop %rbp\\nret\\n"
+              ".size early, .-early\\n");
+
+      """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libearly.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    let site = try #require(block.constructionSites.first { $0.function == "early" })
+    #expect(site.invokeMatch == .slot)
+    #expect(site.invoke?.symbol == "__f_block_invoke")
+  }
 }

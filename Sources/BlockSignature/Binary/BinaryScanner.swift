@@ -532,6 +532,18 @@ private struct DescriptorScan {
         invoke = candidate
         match = .slot
       }
+      // Stored here, the invoke from a register loaded long before.
+      if invoke == nil, !load.slots.isEmpty {
+        for slot in load.slots.all {
+          if let traced = scan.tracedLoad(
+            into: slot.wordBefore, before: load.pc, after: enclosing?.address ?? 0)
+          {
+            invoke = traced
+            match = .slot
+            break
+          }
+        }
+      }
       // Not stored here: passed to the next function called, which stores it.
       // (A jump to a tail the function's paths share stores it there: the invoke was then
       // stored here, before the jump.)

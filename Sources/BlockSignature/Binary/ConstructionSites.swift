@@ -61,6 +61,9 @@ struct AddressLoad {
       }
     }
 
+    /// The slots kept, in the order added.
+    var all: [Slot] { [first, second, third, fourth].compactMap { $0 } }
+
     func contains(_ slot: Slot) -> Bool {
       first == slot || second == slot || third == slot || fourth == slot
     }
@@ -315,6 +318,40 @@ struct ConstructionSiteScan {
       break
     }
     return slots.isEmpty ? nil : (callee, slots)
+  }
+
+  /// How far before a descriptor's store the invoke's register is traced back, in bytes.
+  static let traceWindow: UInt64 = 4096
+
+  /// x86: the invoke stored into `slot` by a register loaded long before (a function may load
+  /// the invoke's address into a callee-saved register early, across calls, and store it into
+  /// the literal next to the descriptor): the last `mov [slot], reg` in `[low, pc)`, then the
+  /// last `lea reg, [rip + code]` before that store, in the same range.
+  func tracedLoad(into slot: AddressLoad.Slot, before pc: UInt64, after low: UInt64) -> AddressLoad? {
+    guard Self.architecture(of: image) == .x86_64, let part = code.first(where: { $0.range.contains(pc) }) else {
+      return nil
+    }
+    let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
+    let first = Int(
+      max(low, part.range.lowerBound, pc >= Self.traceWindow ? pc - Self.traceWindow : 0) - part.range.lowerBound)
+    let end = Int(pc - part.range.lowerBound)
+    // The store into the slot, and the register it stores.
+    var store: (at: Int, register: UInt8)?
+    for q in stride(from: end - 3, through: first, by: -1) {
+      guard bytes[q] & 0xF8 == 0x48, bytes[q + 1] == 0x89, let (operand, _) = x86Memory(bytes, q, rex: bytes[q]),
+        operand == slot
+      else { continue }
+      store = (q, (bytes[q + 2] >> 3) & 7 | (bytes[q] & 4) << 1)
+      break
+    }
+    guard let store else { return nil }
+    var traced: AddressLoad?
+    scanX86(bytes, first, store.at, base: part.range.lowerBound) { load in
+      if load.register == store.register, isCode(load.value), load.next <= part.range.lowerBound &+ UInt64(store.at) {
+        traced = load
+      }
+    }
+    return traced
   }
 
   /// `mov dst, register` between 64-bit registers at `p` (REX.W 89 /r or 8B /r, mod 11):
