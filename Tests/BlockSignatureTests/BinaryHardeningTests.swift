@@ -395,6 +395,26 @@ import Testing
     #expect(warning.message.hasPrefix("more than 65536 loads of a block descriptor in the code"), "\(warning)")
   }
 
+  /// Code of 5 000 descriptor loads each stored at once but with no invoke beside them: each
+  /// would be traced back 4 KiB; at most 4 096 are, and a warning counts the rest.
+  @Test func sitesTracedBackAreBounded() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      __asm__(".text\\n.globl flood\\nflood:\\n.rept 5000\\nlea __block_descriptor_tmp(%rip), %rax\\nmov %rax, 8(%rsp)\\n.endr\\nret");
+
+      """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libtraced.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    #expect(block.constructionSites.count == 5001)
+    #expect(block.constructionSites.filter { $0.invoke != nil }.count == 1)  // f's
+    #expect(
+      report.warnings.map(\.message).contains(
+        "904 construction sites were not traced back for their invoke: at most 4096 are"), "\(report.warnings)")
+  }
+
   /// Code the scanner cannot trust: a `.text` of random bytes, of bytes that are all the
   /// start of a `lea` or a `movabs`, and one whose size runs past the end of the file. Sites
   /// are read from the bytes there are; nothing traps.

@@ -499,6 +499,18 @@ private struct DescriptorScan {
         ))
     }
     var nearby: [AddressLoad] = []
+    var traces = 0  // backward searches (4 KiB each), bounded for code made to defeat them
+    var untraced = 0
+    defer {
+      if untraced > 0 {
+        warnings.append(
+          BinaryScanWarning(
+            offset: nil,
+            message:
+              "\(untraced) construction sites were not traced back for their invoke: at most \(ConstructionSiteScan.traceLimit) are"
+          ))
+      }
+    }
     for var load in loads {
       guard let index = indexByDescriptor[load.value] else { continue }
       let enclosing = function(containing: load.pc)
@@ -533,7 +545,10 @@ private struct DescriptorScan {
         match = .slot
       }
       // Stored here, the invoke from a register loaded long before.
-      if invoke == nil, !load.slots.isEmpty {
+      if invoke == nil, !load.slots.isEmpty, traces >= ConstructionSiteScan.traceLimit {
+        untraced += 1
+      } else if invoke == nil, !load.slots.isEmpty {
+        traces += 1
         for slot in load.slots.all {
           if let traced = scan.tracedLoad(
             into: slot.wordBefore, before: load.pc, after: enclosing?.address ?? 0)

@@ -322,6 +322,9 @@ struct ConstructionSiteScan {
 
   /// How far before a descriptor's store the invoke's register is traced back, in bytes.
   static let traceWindow: UInt64 = 4096
+  /// The most sites traced back in one image (real code needs a handful; each costs a
+  /// window's scan).
+  static let traceLimit = 4096
 
   /// x86: the invoke stored into `slot` by a register loaded long before (a function may load
   /// the invoke's address into a callee-saved register early, across calls, and store it into
