@@ -123,13 +123,7 @@ struct BinaryImage {
 
   /// The section containing `address`, by binary search.
   func sectionIndex(containing address: UInt64) -> Int? {
-    var low = 0
-    var high = sections.count
-    while low < high {
-      let mid = (low + high) / 2
-      if sections[mid].address <= address { low = mid + 1 } else { high = mid }
-    }
-    let index = low - 1
+    let index = sections.partitionPoint { $0.address <= address } - 1
     guard index >= 0, sections[index].contains(address) else { return nil }
     return index
   }
@@ -137,26 +131,14 @@ struct BinaryImage {
   /// The fixup for the slot at `address`, by binary search.
   @inline(__always)
   func fixup(at address: UInt64) -> PointerValue? {
-    var low = 0
-    var high = fixups.count
-    while low < high {
-      let mid = (low + high) / 2
-      let slot = fixups[mid].slot
-      if slot == address { return fixups[mid].value }
-      if slot < address { low = mid + 1 } else { high = mid }
-    }
-    return nil
+    let index = fixups.partitionPoint { $0.slot < address }
+    return index < fixups.count && fixups[index].slot == address ? fixups[index].value : nil
   }
 
   /// The relocation of the instruction field at `slot`, by binary search.
   func codeFixup(at slot: UInt64) -> CodeFixup? {
-    var low = 0
-    var high = codeFixups.count
-    while low < high {
-      let mid = (low + high) / 2
-      if codeFixups[mid].slot < slot { low = mid + 1 } else { high = mid }
-    }
-    return low < codeFixups.count && codeFixups[low].slot == slot ? codeFixups[low] : nil
+    let index = codeFixups.partitionPoint { $0.slot < slot }
+    return index < codeFixups.count && codeFixups[index].slot == slot ? codeFixups[index] : nil
   }
 
   /// The file offset of `address` if it lies in a section with contents and `length` bytes fit.

@@ -246,12 +246,7 @@ private struct DescriptorScan {
   /// Whether `address` lies inside (or at the start of) a string containing `@?0`.
   @inline(__always)
   func isSignatureString(_ address: UInt64) -> Bool {
-    var low = 0
-    var high = signatureStrings.count
-    while low < high {
-      let mid = (low + high) / 2
-      if signatureStrings[mid].start <= address { low = mid + 1 } else { high = mid }
-    }
+    let low = signatureStrings.partitionPoint { $0.start <= address }
     guard low > 0 else { return false }
     let range = signatureStrings[low - 1]
     return address < range.end
@@ -466,12 +461,7 @@ private struct DescriptorScan {
     // The function that contains `pc`: among the symbols starting at or before it (a few
     // back: local labels and aliases may come between), a sized function that reaches it.
     func function(containing pc: UInt64) -> ImageSymbol? {
-      var low = 0
-      var high = symbolsByAddress.count
-      while low < high {
-        let mid = (low + high) / 2
-        if symbolsByAddress[mid].address <= pc { low = mid + 1 } else { high = mid }
-      }
+      let low = symbolsByAddress.partitionPoint { $0.address <= pc }
       let section = image.sectionIndex(containing: pc)
       for entry in symbolsByAddress[max(0, low - 16)..<low].reversed() {
         let symbol = image.symbols[entry.index]
@@ -595,12 +585,7 @@ private struct DescriptorScan {
   // MARK: Decoding
 
   func symbolName(at address: UInt64, in sorted: [(address: UInt64, index: Int)], preferFunction: Bool) -> String? {
-    var low = 0
-    var high = sorted.count
-    while low < high {
-      let mid = (low + high) / 2
-      if sorted[mid].address < address { low = mid + 1 } else { high = mid }
-    }
+    let low = sorted.partitionPoint { $0.address < address }
     var best: (score: Int, name: String)?
     var index = low
     while index < sorted.count && sorted[index].address == address {
