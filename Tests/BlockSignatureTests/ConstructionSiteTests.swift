@@ -249,4 +249,32 @@ struct SiteBuild: CustomStringConvertible, Sendable {
     #expect(site.invokeMatch == .slot)
     #expect(site.invoke?.symbol == "__f_block_invoke")
   }
+
+  /// The toolchain's own libraries, built by clang (libdispatch) and swiftc (Foundation,
+  /// FoundationNetworking, FoundationXML, swiftDispatch): every stack block has a site, and
+  /// every site an invoke that the compilers' naming says is one: a clang block invoke
+  /// (`…_block_invoke…`) or a Swift reabstraction thunk (`…TR`), found by slot or in a merged
+  /// function's callee.
+  @Test func toolchainLibrariesNameTheirInvokes() throws {
+    let directory = try #require(Toolchain.runtimeLibraryDirectory)
+    var sites = 0
+    for name in [
+      "libdispatch.so", "libFoundation.so", "libFoundationNetworking.so", "libFoundationXML.so", "libswiftDispatch.so",
+    ] {
+      let path = directory.appendingPathComponent(name).path
+      guard FileManager.default.fileExists(atPath: path) else { continue }
+      let report = try #require(try BinaryScanner.scan(fileAt: path).first)
+      for block in report.blocks where block.kind == .stack {
+        let place = "\(name) \(block.descriptor.symbol ?? "?")"
+        #expect(!block.constructionSites.isEmpty, "\(place)")
+        for site in block.constructionSites {
+          sites += 1
+          let invoke = site.invoke?.symbol ?? ""
+          let thunk = invoke.hasPrefix("$s") && (invoke.hasSuffix("TR") || invoke.contains("TR."))
+          #expect(invoke.contains("_block_invoke") || thunk, "\(place): \(invoke)")
+        }
+      }
+    }
+    #expect(sites >= 300, "\(sites) sites")
+  }
 }

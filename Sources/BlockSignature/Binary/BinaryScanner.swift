@@ -488,97 +488,33 @@ private struct DescriptorScan {
             "more than \(ConstructionSiteScan.siteLimit) loads of a block descriptor in the code; sites after \(describe(loads.last?.pc ?? 0)) are not listed"
         ))
     }
-    var nearby: [AddressLoad] = []
-    var traces = 0  // backward searches (4 KiB each), bounded for code made to defeat them
-    var untraced = 0
+    var matcher = ConstructionSiteScan.Matcher(scan: scan)
     defer {
-      if untraced > 0 {
+      if matcher.untraced > 0 {
         warnings.append(
           BinaryScanWarning(
             offset: nil,
             message:
-              "\(untraced) construction sites were not traced back for their invoke: at most \(ConstructionSiteScan.traceLimit) are"
+              "\(matcher.untraced) construction sites were not traced back for their invoke: at most \(ConstructionSiteScan.traceLimit) are"
           ))
       }
     }
-    for var load in loads {
+    for load in loads {
       guard let index = indexByDescriptor[load.value] else { continue }
       let enclosing = function(containing: load.pc)
-      let end = enclosing.map { $0.size > 0 ? $0.address &+ $0.size : UInt64.max } ?? .max
-      // Not stored at once: passed to the code a call or jump leads to, else stored later on
-      // (past a jump, the bytes that follow are another path's).
-      let passed = scan.calleeSlots(of: load)
-      if passed == nil, let slot = scan.laterStore(of: load, before: end) { load.slots.append(slot) }
-      let window = ConstructionSiteScan.window
-      var low = load.pc >= window ? load.pc - window : 0
-      var high = load.pc &+ window < load.pc ? UInt64.max : load.pc + window
-      if let enclosing {
-        low = max(low, enclosing.address)
-        if enclosing.size > 0 { high = min(high, enclosing.address &+ enclosing.size) }
-      }
-      scan.codeLoads(around: load.pc, low: low, high: high, into: &nearby)
-      if !load.slots.isEmpty {
-        for position in nearby.indices where nearby[position].slots.isEmpty {
-          if let slot = scan.laterStore(of: nearby[position]) { nearby[position].slots.append(slot) }
-        }
-      }
-      var invoke: AddressLoad?
-      var match: BlockConstructionSite.InvokeMatch?
-      // The code address stored a word before the descriptor, closest to its load.
-      for candidate in nearby where candidate.slots.precedes(load.slots) {
-        if let best = invoke,
-          best.pc.distance(to: load.pc).magnitude <= candidate.pc.distance(to: load.pc).magnitude
-        {
-          continue
-        }
-        invoke = candidate
-        match = .slot
-      }
-      // Stored here, the invoke from a register loaded long before.
-      if invoke == nil, !load.slots.isEmpty, traces >= ConstructionSiteScan.traceLimit {
-        untraced += 1
-      } else if invoke == nil, !load.slots.isEmpty {
-        traces += 1
-        for slot in load.slots.all {
-          if let traced = scan.tracedLoad(
-            into: slot.wordBefore, before: load.pc, after: enclosing?.address ?? 0)
-          {
-            invoke = traced
-            match = .slot
-            break
-          }
-        }
-      }
-      // Not stored here: passed to the next function called, which stores it.
-      // (A jump to a tail the function's paths share stores it there: the invoke was then
-      // stored here, before the jump.)
-      if invoke == nil, let (callee, slots) = passed {
-        invoke = nearby.last { $0.pc < load.pc && $0.slots.precedes(slots) }
-        if invoke != nil {
-          match = .slot
-        } else {
-          var calleeLoads: [AddressLoad] = []
-          scan.codeLoads(around: callee, low: callee, high: callee &+ 384, into: &calleeLoads)
-          for var candidate in calleeLoads {
-            if candidate.slots.isEmpty, let slot = scan.laterStore(of: candidate) { candidate.slots.append(slot) }
-            if candidate.slots.precedes(slots) {
-              invoke = candidate
-              match = .callee
-              break
-            }
-          }
-        }
-      }
+      let found = matcher.invoke(
+        of: load, functionStart: enclosing?.address,
+        functionEnd: enclosing.flatMap { $0.size > 0 ? $0.address &+ $0.size : nil })
       guard let location = image.location(of: load.pc, symbol: nil) else { continue }
       blocks[index].constructionSites.append(
         BlockConstructionSite(
           location: location, function: enclosing.map { image.name(of: $0) },
-          invoke: invoke.map {
+          invoke: found.map {
             CodeReference(
-              address: image.hasFinalAddresses ? $0.value : nil,
-              symbol: symbolName(at: $0.value, in: symbolsByAddress, preferFunction: true))
+              address: image.hasFinalAddresses ? $0.load.value : nil,
+              symbol: symbolName(at: $0.load.value, in: symbolsByAddress, preferFunction: true))
           },
-          invokeMatch: match))
+          invokeMatch: found?.match))
     }
   }
 
