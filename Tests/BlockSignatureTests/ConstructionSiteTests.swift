@@ -277,4 +277,46 @@ struct SiteBuild: CustomStringConvertible, Sendable {
     }
     #expect(sites >= 300, "\(sites) sites")
   }
+
+  /// The same three shapes in AArch64 code (decoded word by word): a descriptor passed in x1
+  /// to a merged function reached by `b` (moved to x20, then stored with `stp`) or by `bl`
+  /// (spilled and reloaded into x3), and an invoke loaded into the callee-saved x19 before a
+  /// call and 300 bytes of other code.
+  @Test func aarch64MergedFunctionsAndEarlyInvokes() throws {
+    let (directory, library) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      #define LOAD(r, s) "adrp " #r ", " #s "\\n add " #r ", " #r ", :lo12:" #s "\\n"
+      __asm__(".text\\n"
+              ".globl viajump\\n.type viajump,%function\\nviajump:\\n" LOAD(x2, helper) LOAD(x1, __block_descriptor_tmp)
+              "b merged\\n.size viajump, .-viajump\\n"
+              ".globl viacall\\n.type viacall,%function\\nviacall:\\n" LOAD(x1, __block_descriptor_tmp)
+              "bl spilled\\nret\\n.size viacall, .-viacall\\n"
+              ".type merged,%function\\nmerged:\\nsub sp, sp, #64\\nmov x20, x1\\n" LOAD(x0, __f_block_invoke)
+              "stp x0, x20, [sp, #16]\\nadd sp, sp, #64\\nret\\n.size merged, .-merged\\n"
+              ".type spilled,%function\\nspilled:\\nsub sp, sp, #96\\nstr x1, [sp, #8]\\n" LOAD(x0, __f_block_invoke)
+              "str x0, [sp, #40]\\nldr x3, [sp, #8]\\nstr x3, [sp, #48]\\nadd sp, sp, #96\\nret\\n.size spilled, .-spilled\\n"
+              ".globl early\\n.type early,%function\\nearly:\\nstp x29, x30, [sp, #-32]!\\n" LOAD(x19, __f_block_invoke)
+              "bl helper\\n.fill 75, 4, 0xd503201f\\nstr x19, [sp, #16]\\n" LOAD(x8, __block_descriptor_tmp)
+              "str x8, [sp, #24]\\nldp x29, x30, [sp], #32\\nret\\n.size early, .-early\\n"
+              ".type helper,%function\\nhelper:\\nret\\n.size helper, .-helper\\n");
+
+      """,
+      arguments: [
+        "--target=aarch64-linux-gnu", "-fuse-ld=lld", "-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib",
+      ], output: "libmerged64.so")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
+    #expect(Set(byFunction.keys) == ["f", "viajump", "viacall", "early"])
+    let expected: [String: BlockConstructionSite.InvokeMatch] = [
+      "f": .slot, "viajump": .callee, "viacall": .callee, "early": .slot,
+    ]
+    for (function, match) in expected {
+      #expect(byFunction[function]?.map(\.invokeMatch) == [match], "\(function)")
+      #expect(byFunction[function]?.first?.invoke?.symbol == "__f_block_invoke", "\(function)")
+    }
+  }
 }

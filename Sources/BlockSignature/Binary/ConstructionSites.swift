@@ -159,7 +159,7 @@ struct ConstructionSiteScan {
 
   private func scan(
     _ part: (range: Range<UInt64>, file: Range<Int>), from low: UInt64, to high: UInt64,
-    _ visit: (AddressLoad) -> Void
+    seed: (register: Int, value: UInt64)? = nil, _ visit: (AddressLoad) -> Void
   ) {
     guard low < high, let architecture = Self.architecture(of: image) else { return }
     let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
@@ -167,9 +167,13 @@ struct ConstructionSiteScan {
     let end = Int(high - part.range.lowerBound)
     switch architecture {
     case .x86_64: scanX86(bytes, start, end, base: part.range.lowerBound, visit)
-    case .aarch64: scanAArch64(bytes, start, end, base: part.range.lowerBound, visit)
+    case .aarch64: scanAArch64(bytes, start, end, base: part.range.lowerBound, seed: seed, visit)
     }
   }
+
+  /// Whether the image's code is AArch64, which is decoded word by word (x86 is matched
+  /// byte patterns): registers are followed through moves, spills and calls there.
+  var decodesRegisters: Bool { Self.architecture(of: image) == .aarch64 }
 
   // MARK: Matching
 
@@ -222,9 +226,17 @@ struct ConstructionSiteScan {
           return nil
         }
         traces += 1
-        for slot in load.slots.all {
-          if let traced = scan.tracedLoad(into: slot.wordBefore, before: load.pc, after: functionStart ?? 0) {
-            return (traced, .slot)
+        if scan.decodesRegisters {
+          // The decode from further back keeps the invoke in its register to the store.
+          let back = ConstructionSiteScan.traceWindow
+          let wide = max(functionStart ?? 0, load.pc >= back ? load.pc - back : 0)
+          scan.codeLoads(around: load.pc, low: wide, high: load.pc &+ 4, into: &nearby)
+          if let traced = nearby.last(where: { $0.slots.precedes(load.slots) }) { return (traced, .slot) }
+        } else {
+          for slot in load.slots.all {
+            if let traced = scan.tracedLoad(into: slot.wordBefore, before: load.pc, after: functionStart ?? 0) {
+              return (traced, .slot)
+            }
           }
         }
       }
@@ -345,6 +357,7 @@ struct ConstructionSiteScan {
     guard let register = load.register, load.slots.isEmpty,
       let part = code.first(where: { $0.range.contains(load.pc) }), part.range.contains(load.next)
     else { return nil }
+    if decodesRegisters { return aarch64CalleeSlots(of: load, register: Int(register), in: part) }
     let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
     let start = Int(load.next - part.range.lowerBound)
     var callee: UInt64?
@@ -425,6 +438,32 @@ struct ConstructionSiteScan {
       }
     }
     return traced
+  }
+
+  /// AArch64: a `b` or `bl` within the four instructions after the load; the callee is decoded
+  /// with the register holding the address from its first instruction (its moves, spills and
+  /// reloads followed), and the slots where that address is stored are returned.
+  private func aarch64CalleeSlots(
+    of load: AddressLoad, register: Int, in part: (range: Range<UInt64>, file: Range<Int>)
+  ) -> (callee: UInt64, slots: AddressLoad.Slots)? {
+    let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
+    var p = Int(load.next - part.range.lowerBound)
+    var callee: UInt64?
+    while callee == nil, p + 4 <= bytes.count, p < Int(load.next - part.range.lowerBound) + 16 {
+      let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+      if word & 0x7C00_0000 == 0x1400_0000 {  // b / bl imm26
+        let offset = (Int64(word & 0x03FF_FFFF) << 38) >> 36
+        let target = part.range.lowerBound &+ UInt64(p) &+ UInt64(bitPattern: offset)
+        if isCode(target) { callee = target }
+      }
+      p += 4
+    }
+    guard let callee, let target = code.first(where: { $0.range.contains(callee) }) else { return nil }
+    var slots = AddressLoad.Slots()
+    scan(target, from: callee, to: min(callee &+ 384, target.range.upperBound), seed: (register, load.value)) {
+      if $0.value == load.value { for slot in $0.slots.all { slots.append(slot) } }
+    }
+    return slots.isEmpty ? nil : (callee, slots)
   }
 
   /// `mov dst, register` between 64-bit registers at `p` (REX.W 89 /r or 8B /r, mod 11):
@@ -512,7 +551,8 @@ struct ConstructionSiteScan {
   /// 64-bit `ldr`/`ldur` from such a slot (unoptimized code spills an address and reloads it
   /// for a second literal) loads it again.
   private func scanAArch64(
-    _ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int, base: UInt64, _ visit: (AddressLoad) -> Void
+    _ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int, base: UInt64,
+    seed: (register: Int, value: UInt64)? = nil, _ visit: (AddressLoad) -> Void
   ) {
     // Per register: its last load, visited once the register is given another value (so at
     // most 32 loads wait, whatever the size of the code).
@@ -526,7 +566,10 @@ struct ConstructionSiteScan {
     func set(_ register: Int, _ pc: UInt64, _ value: UInt64) {
       guard register != 31 else { return }  // sp or xzr: no address to follow
       forget(register)
-      current[register] = AddressLoad(pc: pc, value: value)
+      var load = AddressLoad(pc: pc, value: value)
+      load.register = UInt8(register)
+      load.next = pc &+ 4
+      current[register] = load
     }
     func forgetAll() {
       for register in 0..<32 { forget(register) }
@@ -550,6 +593,7 @@ struct ConstructionSiteScan {
       }
     }
     var p = start & ~3
+    if let seed { set(seed.register, base &+ UInt64(p), seed.value) }  // an argument passed in
     while p + 4 <= end {
       let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self))
       let pc = base &+ UInt64(p)
@@ -597,6 +641,10 @@ struct ConstructionSiteScan {
         let displacement = ((Int64((word >> 15) & 0x7F) << 57) >> 57) * 8
         store(rd, base: rn, displacement: displacement)
         store(Int((word >> 10) & 31), base: rn, displacement: displacement + 8)
+      } else if word & 0xFFE0_FFE0 == 0xAA00_03E0 {
+        // mov xd, xm (orr xd, xzr, xm): the address moves with it.
+        let source = Int((word >> 16) & 31)
+        if source != 31, let value = current[source]?.value { set(rd, pc, value) } else { forget(rd) }
       } else if word & 0xFFFF_C000 == 0xDAC1_0000 {
         // pacia, pacib, pacda, pacdb, aut* (and their zero-modifier forms): arm64e signs an
         // invoke pointer in place before storing it; the register still holds that address.
