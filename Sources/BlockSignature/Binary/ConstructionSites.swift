@@ -15,7 +15,9 @@ import CBlockSignatureShims
 //
 // Fixed-address x86_64 executables use immediates instead (`movabs rax, imm64`, or
 // `mov qword [rsp + 0x20], imm32`). A loop may load both addresses into registers once and
-// store them later: the invoke is then the closest code address loaded before the descriptor's.
+// store them on each pass; a function may load the invoke long before; Swift passes the
+// descriptor to a merged function (`…Tm`) that stores it: ``ConstructionSiteScan/Matcher``
+// follows each of these, and guesses nothing when none applies.
 
 /// One place where a value (an address) is put into a register or a stack slot.
 struct AddressLoad {
@@ -25,8 +27,9 @@ struct AddressLoad {
   /// Where the value is then stored: base registers and displacements (AArch64 code may
   /// store a value twice, in a spill slot and in the literal).
   var slots = Slots()
-  /// x86: the register loaded and where the next instruction starts, for a store found later
-  /// (``ConstructionSiteScan/laterStore(of:)``); no register for an immediate store.
+  /// The register loaded and where the next instruction starts, for a store found later or
+  /// in a callee (``ConstructionSiteScan/laterStore(of:before:)``,
+  /// ``ConstructionSiteScan/calleeSlots(of:)``); no register for an x86 immediate store.
   var register: UInt8? = nil
   var next: UInt64 = 0
 
@@ -93,8 +96,8 @@ struct ConstructionSiteScan {
   static let siteLimit = 1 << 16
 
   /// Whether this image's code can be read for construction sites: x86_64 and AArch64 images,
-  /// linked (final addresses) or relocatable with the relocations of their code read (ELF
-  /// objects: the addresses are in those relocations, not in the instructions).
+  /// linked (final addresses) or relocatable with the relocations of their code read (ELF and
+  /// Mach-O objects: the addresses are in those relocations, not in the instructions).
   static func supports(_ image: BinaryImage) -> Bool {
     (image.hasFinalAddresses || !image.codeFixups.isEmpty) && image.pointerSize == 8
       && architecture(of: image) != nil
@@ -230,7 +233,7 @@ struct ConstructionSiteScan {
           // The decode from further back keeps the invoke in its register to the store.
           let back = ConstructionSiteScan.traceWindow
           let wide = max(functionStart ?? 0, load.pc >= back ? load.pc - back : 0)
-          scan.codeLoads(around: load.pc, low: wide, high: load.pc &+ 4, into: &nearby)
+          scan.codeLoads(around: load.pc, low: wide, high: high, into: &nearby)
           if let traced = nearby.last(where: { $0.slots.precedes(load.slots) }) { return (traced, .slot) }
         } else {
           for slot in load.slots.all {
@@ -334,7 +337,8 @@ struct ConstructionSiteScan {
   /// so a store is only trusted where another one pairs with it.
   /// The search stops at `end` (the end of the load's function, when the symbols say).
   func laterStore(of load: AddressLoad, before end: UInt64 = .max) -> AddressLoad.Slot? {
-    guard let register = load.register, load.slots.isEmpty,
+    // AArch64's decode already saw every store of the register while it held the address.
+    guard !decodesRegisters, let register = load.register, load.slots.isEmpty,
       let part = code.first(where: { $0.range.contains(load.pc) }), part.range.contains(load.next)
     else { return nil }
     let bytes = UnsafeRawBufferPointer(rebasing: image.bytes.base[part.file])
