@@ -425,9 +425,16 @@ import Testing
     let range = elf.sectionFileRange(text)
     let full = try #require(Self.scan(original).report)
     #expect(full.blocks.filter { $0.kind == .stack }.allSatisfy { !$0.constructionSites.isEmpty })
-    var generator = SystemRandomNumberGenerator()
+    // Random bytes from a fixed seed (xorshift64), so that a failure can be replayed.
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let random = (0..<range.count).map { _ -> UInt8 in
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return UInt8(truncatingIfNeeded: state >> 32)
+    }
     let fills: [[UInt8]] = [
-      (0..<range.count).map { _ in UInt8.random(in: 0...255, using: &generator) },
+      random,
       [0x48, 0x8D, 0x05], [0x48, 0xB8], [0x48, 0xC7, 0x44, 0x24], [0x48, 0x89, 0x44, 0x24, 0x08],
     ]
     for fill in fills {
