@@ -327,6 +327,17 @@ import Testing
       let copy = (document["copyHelper"] as? [String: Any])?["symbol"] as? String
       #expect((copy?.hasPrefix("__copy_helper_block_") ?? false) == block.descriptor.hasHelpers, "\(copy ?? "none")")
       #expect(document["referenceCount"] as? Int == (block.kind == "heap" ? 1 : nil))
+      // Where the code builds it: main, storing the invoke beside the descriptor.
+      let sites = document["constructionSites"] as? [[String: Any]]
+      if block.kind == "global" {
+        #expect(sites == nil)
+      } else {
+        #expect(sites?.count == 1, "\(sites ?? [])")
+        #expect(sites?.first?["function"] as? String == "main")
+        #expect(sites?.first?["invoke"] as? String == block.invoke)
+        #expect(sites?.first?["invokeAddress"] as? String == invoke["address"] as? String)
+        #expect(sites?.first?["invokeMatch"] as? String == "slot")
+      }
       let runtime = try #require(document["runtime"] as? [String: Any])
       #expect(
         runtime["path"] as? String == URL(fileURLWithPath: lib).appendingPathComponent("libBlocksRuntime.so").path)
@@ -337,6 +348,7 @@ import Testing
     #expect(text.status == 0)
     #expect(text.stdout.hasPrefix("block            \(addresses[1]) (heap) in process \(pid)\n"), "\(text.stdout)")
     #expect(text.stdout.contains("reference count  1\n"))
+    #expect(text.stdout.contains(" in main\n"), "\(text.stdout)")
 
     // --all finds the three in the program's memory (a stack frame may hold stale copies of the
     // stack block's words too: more stack entries, each read as that block).

@@ -59,6 +59,28 @@ func expectProcessReadAgrees(
     }
   }
 
+  /// Each fixture that is not a global block (heap, stack, noescape), read as another process
+  /// would be: the static reading of its image's code (construction sites) must name the
+  /// invoke its live literal holds, at a site in the fixture library; a global block has none.
+  @Test func constructionSitesNameTheLiveInvoke() throws {
+    var checked = 0
+    for fixture in Fixture.all {
+      try fixture.withBlock { block in
+        let info = try BlockInfo(
+          inspecting: UInt(bitPattern: block), inProcess: ProcessInfo.processInfo.processIdentifier)
+        guard info.kind != .global else {
+          #expect(info.constructionSites == nil, "\(fixture.name)")
+          return
+        }
+        let sites = try #require(info.constructionSites, "\(fixture.name)")
+        #expect(sites.contains { $0.invoke?.address == UInt64(info.invokeAddress) }, "\(fixture.name): \(sites)")
+        #expect(sites.allSatisfy { $0.function != nil }, "\(fixture.name)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 6, "\(checked) fixtures that are not global")
+  }
+
   /// The local function names the dynamic linker does not know come from the image's own
   /// symbol table.
   @Test func invokeFunctionsAreNamedFromTheSymbolTable() throws {

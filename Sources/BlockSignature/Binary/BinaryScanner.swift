@@ -203,7 +203,9 @@ private struct DescriptorScan {
         < ($1.block.descriptor.address ?? 0, $1.block.descriptor.section, $1.block.descriptor.sectionOffset)
     }
     var blocks = decoded.map(\.block)
-    findConstructionSites(of: &blocks, at: decoded.map(\.address), symbolsByAddress: symbolsByAddress)
+    let stack = Set(decoded.lazy.filter { $0.block.kind == .stack }.map(\.address))
+    let sites = constructionSites(of: stack, symbolsByAddress: symbolsByAddress)
+    for (index, entry) in decoded.enumerated() { blocks[index].constructionSites = sites[entry.address] ?? [] }
     return BinaryScanReport(
       file: name, format: image.format, architecture: image.architecture, dataModel: image.dataModel,
       kind: image.kind, hasSymbols: image.hasSymbols, blocks: blocks, warnings: warnings.reported,
@@ -449,14 +451,13 @@ private struct DescriptorScan {
   // MARK: Construction sites
 
   /// Reads the code for the places that build the stack blocks (``BlockConstructionSite``).
-  mutating func findConstructionSites(
-    of blocks: inout [ScannedBlock], at addresses: [UInt64], symbolsByAddress: [(address: UInt64, index: Int)]
-  ) {
-    guard ConstructionSiteScan.supports(image), blocks.contains(where: { $0.kind == .stack }) else { return }
-    var indexByDescriptor: [UInt64: Int] = [:]
-    for (index, block) in blocks.enumerated() where block.kind == .stack {
-      indexByDescriptor[addresses[index]] = index
-    }
+  /// The construction sites of the descriptors at `descriptors` (addresses in the image's
+  /// space), by descriptor, each list by address.
+  mutating func constructionSites(
+    of descriptors: Set<UInt64>, symbolsByAddress: [(address: UInt64, index: Int)]
+  ) -> [UInt64: [BlockConstructionSite]] {
+    var sites: [UInt64: [BlockConstructionSite]] = [:]
+    guard ConstructionSiteScan.supports(image), !descriptors.isEmpty else { return sites }
     let scan = ConstructionSiteScan(image: image)
     // The function that contains `pc`: among the symbols starting at or before it (a few
     // back: local labels and aliases may come between), a sized function that reaches it.
@@ -478,7 +479,7 @@ private struct DescriptorScan {
       }
       return nil
     }
-    var loads = scan.loads(of: Set(indexByDescriptor.keys), limit: ConstructionSiteScan.siteLimit)
+    var loads = scan.loads(of: descriptors, limit: ConstructionSiteScan.siteLimit)
     if loads.count > ConstructionSiteScan.siteLimit {
       loads.removeLast(loads.count - ConstructionSiteScan.siteLimit)
       warnings.append(
@@ -500,13 +501,12 @@ private struct DescriptorScan {
       }
     }
     for load in loads {
-      guard let index = indexByDescriptor[load.value] else { continue }
       let enclosing = function(containing: load.pc)
       let found = matcher.invoke(
         of: load, functionStart: enclosing?.address,
         functionEnd: enclosing.flatMap { $0.size > 0 ? $0.address &+ $0.size : nil })
       guard let location = image.location(of: load.pc, symbol: nil) else { continue }
-      blocks[index].constructionSites.append(
+      sites[load.value, default: []].append(
         BlockConstructionSite(
           location: location, function: enclosing.map { image.name(of: $0) },
           invoke: found.map {
@@ -516,6 +516,14 @@ private struct DescriptorScan {
           },
           invokeMatch: found?.match))
     }
+    return sites
+  }
+
+  /// The image's defined symbols by address, with their indices (what naming and function
+  /// lookups search).
+  func definedSymbolsByAddress() -> [(address: UInt64, index: Int)] {
+    image.symbols.enumerated().lazy.filter { $0.element.isDefined && !$0.element.nameRange.isEmpty }
+      .map { ($0.element.address, $0.offset) }.sorted { $0.address < $1.address }
   }
 
   // MARK: Decoding
@@ -705,6 +713,15 @@ private struct DescriptorScan {
 }
 
 extension BinaryScanner {
+  /// The construction sites of the stack-block descriptors at `descriptors` in `image` (its
+  /// own addresses), by descriptor: for a block read from a running process, whose image file
+  /// is already loaded.
+  static func constructionSites(in image: BinaryImage, of descriptors: Set<UInt64>) -> [UInt64: [BlockConstructionSite]]
+  {
+    var scan = DescriptorScan(image: image, options: BinaryScanOptions())
+    return scan.constructionSites(of: descriptors, symbolsByAddress: scan.definedSymbolsByAddress())
+  }
+
   /// Whether the file at `path` starts like a binary the scanner reads (reads 8 bytes).
   public static func isRecognizedBinary(fileAt path: String) -> Bool {
     guard let file = try? MappedFile(path: path) else { return false }

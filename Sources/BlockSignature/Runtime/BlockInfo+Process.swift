@@ -27,7 +27,9 @@ extension BlockInfo {
       throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
     }
     try Self.checkWordSize(ofProcess: pid, at: address)
-    try self.init(inspecting: address, in: ProcessImages(pid: pid))
+    let images = ProcessImages(pid: pid)
+    try self.init(inspecting: address, in: images)
+    readConstructionSites(from: images)
   }
 
   /// Reads the block at `address` in the process of `images`, whose files name its addresses.
@@ -36,6 +38,13 @@ extension BlockInfo {
       reading: address, memory: ProcessMemory(process: images.pid), symbol: images.symbol(at:),
       runtime: images.runtime(forIsa:))
     processID = images.pid
+  }
+
+  /// Fills ``constructionSites`` for a block that is not global, from the image file that
+  /// holds its descriptor (each image's code is read once per descriptor).
+  mutating func readConstructionSites(from images: ProcessImages) {
+    guard kind != .global else { return }
+    constructionSites = images.constructionSites(ofDescriptorAt: descriptorAddress)
   }
 
   /// The mirror of the ABI has this process's pointer size: a process of another (a 32-bit
@@ -124,7 +133,9 @@ extension BlockInfo {
             Self.canLive(block.kind, withClassOf: kind, inImage: inImage, onMainStack: region.path == "[stack]"),
             images.isExecutable(block.invokeAddress)
           else { continue }
-          found.append(block)
+          var kept = block
+          kept.readConstructionSites(from: images)
+          found.append(kept)
         }
         position += count
       }

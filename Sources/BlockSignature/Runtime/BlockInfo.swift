@@ -71,6 +71,14 @@ public struct BlockInfo: Hashable, Sendable {
   /// The process the block was read from, when it is not this one
   /// (``init(inspecting:inProcess:)``).
   public var processID: Int32?
+  /// For a stack, heap or noescape block of another process (``init(inspecting:inProcess:)``,
+  /// ``blocks(inProcess:maximumRegionSize:)``): the places in the code of the image that holds
+  /// its descriptor which build blocks with that descriptor, in that process's addresses, as
+  /// `blocksig dump` finds them (``ScannedBlock/constructionSites``). The function that made
+  /// the block is among them; for a Swift block, whose invoke is a generic thunk, it is the
+  /// one name that tells. Nil for a global block, for a block of this process, and when the
+  /// descriptor is not in an image file.
+  public var constructionSites: [BlockConstructionSite]?
 
   /// The longest signature read, in bytes.
   public static let signatureLimit = 1 << 16

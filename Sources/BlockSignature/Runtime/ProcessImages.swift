@@ -16,6 +16,8 @@ final class ProcessImages {
   /// Every executable mapping (code of the images, and any JIT's), in address order.
   private(set) var executableRanges: [Range<UInt>] = []
   private var images: [String: BinaryImage?] = [:]
+  /// Construction sites found so far, by descriptor address in the process.
+  private var sites: [UInt: [BlockConstructionSite]] = [:]
   private var files: [MappedFile] = []
 
   /// Why `/proc/<pid>/maps` could not be read (the process is gone, or may not be read), or
@@ -100,6 +102,27 @@ final class ProcessImages {
     info.nearestOffset = UInt(nearest.distance)
     if nearest.distance == 0 { info.name = nearest.name }
     return info
+  }
+
+  /// The construction sites of the descriptor at `address` (``ScannedBlock/constructionSites``),
+  /// read from the image file mapped there and moved to the process's addresses; nil when no
+  /// readable image holds the descriptor.
+  func constructionSites(ofDescriptorAt address: UInt) -> [BlockConstructionSite]? {
+    if let cached = sites[address] { return cached }
+    guard let mapping = mapping(containing: address), let base = base(of: mapping.path),
+      let image = image(at: mapping.path)
+    else { return nil }
+    // A shared object's or PIE's addresses are relative to its base; an executable's absolute.
+    let slide = image.kind == .executable || image.kind == .staticExecutable ? 0 : UInt64(base)
+    let inImage = UInt64(address) &- slide
+    let found = (BinaryScanner.constructionSites(in: image, of: [inImage])[inImage] ?? []).map { site in
+      var moved = site
+      moved.location.address = site.location.address.map { $0 &+ slide }
+      moved.invoke?.address = site.invoke?.address.map { $0 &+ slide }
+      return moved
+    }
+    sites[address] = found
+    return found
   }
 
   /// Where the defined symbol `name` of the image at `path` is in the process, or nil.

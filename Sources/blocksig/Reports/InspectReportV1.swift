@@ -26,6 +26,25 @@ struct InspectReportV1: Encodable {
     func name(demangling: Bool) -> String? { demangling ? demangled ?? nearestSymbol : nearestSymbol }
   }
 
+  /// Where the code builds blocks with this descriptor (a block of another process).
+  struct Site: Encodable {
+    var address: String?
+    var function: String?
+    var functionDemangled: String?
+    var invoke: String?
+    var invokeAddress: String?
+    var invokeMatch: String?
+
+    init(_ site: BlockConstructionSite) {
+      address = site.location.address.map { hex(UInt($0)) }
+      function = site.function
+      functionDemangled = site.function.flatMap(SymbolDemangler.demangle)
+      invoke = site.invoke?.symbol
+      invokeAddress = site.invoke?.address.map { hex(UInt($0)) }
+      invokeMatch = site.invokeMatch?.rawValue
+    }
+  }
+
   struct Flags: Encodable {
     var raw: String
     var names: [String]
@@ -83,6 +102,9 @@ struct InspectReportV1: Encodable {
   var usesStructReturn: Bool
   var extendedLayout: Layout?
   var invoke: Symbol
+  /// For a stack, heap or noescape block of another process: the construction sites of its
+  /// descriptor in its image's code (absent otherwise).
+  var constructionSites: [Site]?
   var referenceCount: Int?
   var runtime: Runtime?
   var loadedRuntimes: [Runtime]
@@ -136,6 +158,7 @@ struct InspectReportV1: Encodable {
         instructions: layout.instructions.map { Layout.Instruction(opcode: "\($0.opcode)", count: $0.count) })
     }
     invoke = Symbol(info.invokeAddress, info.invoke?.resolvingLocalSymbols())
+    constructionSites = info.constructionSites.map { $0.map(Site.init) }
     referenceCount = info.referenceCount
     self.runtime = runtime.map(Runtime.init)
     self.loadedRuntimes = loadedRuntimes.map(Runtime.init)
@@ -172,6 +195,14 @@ struct InspectReportV1: Encodable {
       lines.append(("extended layout", "none (no BLOCK_HAS_EXTENDED_LAYOUT)"))
     }
     lines.append(("invoke", symbolText(invoke)))
+    if let constructionSites {
+      // Where the code builds blocks with this descriptor: the block was made at one of them.
+      for site in constructionSites {
+        let function = (demangling ? site.functionDemangled ?? site.function : site.function) ?? "?"
+        lines.append(("built at", "\(site.address ?? "?") in \(function)"))
+      }
+      if constructionSites.isEmpty { lines.append(("built at", "not found in its image's code")) }
+    }
     lines.append(("reference count", referenceCount.map(String.init) ?? "n/a (\(kind) block)"))
     if let runtime {
       let lineage =
