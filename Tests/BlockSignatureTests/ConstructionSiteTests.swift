@@ -319,4 +319,38 @@ struct SiteBuild: CustomStringConvertible, Sendable {
       #expect(byFunction[function]?.first?.invoke?.symbol == "__f_block_invoke", "\(function)")
     }
   }
+
+  /// In an object of a static library the invoke may be defined by another object (swiftc
+  /// emits a module's shared reabstraction thunks once, as in the toolchain's libFoundation.a):
+  /// the site names the undefined symbol the relocation names, with no address.
+  @Test(arguments: [
+    (
+      ["-c"],
+      "sub $40, %rsp\\nlea ext_invoke(%rip), %rax\\nmov %rax, 16(%rsp)\\n"
+        + "lea __block_descriptor_tmp(%rip), %rax\\nmov %rax, 24(%rsp)\\nadd $40, %rsp\\nret"
+    ),
+    (
+      ["--target=aarch64-linux-gnu", "-c"],
+      "sub sp, sp, #48\\nadrp x0, ext_invoke\\nadd x0, x0, :lo12:ext_invoke\\n"
+        + "adrp x1, __block_descriptor_tmp\\nadd x1, x1, :lo12:__block_descriptor_tmp\\n"
+        + "stp x0, x1, [sp, #16]\\nadd sp, sp, #48\\nret"
+    ),
+  ])
+  func invokeDefinedInAnotherObject(_ flags: [String], _ body: String) throws {
+    let (directory, object) = try Toolchain.compileC(
+      """
+      extern void use(void (^)(void));
+      void f(int k) { use(^{ (void)k; }); }
+      __asm__(".text\\n.globl other\\n.type other,%function\\nother:\\n\(body)\\n.size other, .-other\\n");
+
+      """, arguments: ["-fblocks", "-O1"] + flags, output: "other.o")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
+    let block = try #require(report.blocks.first { $0.kind == .stack })
+    let site = try #require(block.constructionSites.first { $0.function == "other" })
+    #expect(site.invokeMatch == .slot)
+    #expect(site.invoke?.symbol == "ext_invoke")
+    #expect(site.invoke?.address == nil)
+    #expect(block.constructionSites.first { $0.function == "f" }?.invoke?.symbol == "__f_block_invoke")
+  }
 }

@@ -135,6 +135,23 @@ struct BinaryImage {
     return index < fixups.count && fixups[index].slot == address ? fixups[index].value : nil
   }
 
+  /// Where code relocations of a relocatable object put a symbol it does not define (an
+  /// invoke or thunk another object of the archive defines): one 16-byte place per symbol index,
+  /// above any address a section of a relocatable object has.
+  static let externalBase: UInt64 = 0xFFFF_F000_0000_0000
+
+  static func externalAddress(ofSymbol index: Int) -> UInt64 { externalBase &+ UInt64(index) &* 16 }
+
+  /// The undefined symbol whose external address is `address`, if it is one.
+  func externalSymbol(at address: UInt64) -> Int? {
+    guard !hasFinalAddresses, address >= Self.externalBase, (address - Self.externalBase) % 16 == 0 else {
+      return nil
+    }
+    let index = (address - Self.externalBase) / 16
+    guard index < UInt64(symbols.count), !symbols[Int(index)].isDefined else { return nil }
+    return Int(index)
+  }
+
   /// The relocation of the instruction field at `slot`, by binary search.
   func codeFixup(at slot: UInt64) -> CodeFixup? {
     let index = codeFixups.partitionPoint { $0.slot < slot }

@@ -512,7 +512,8 @@ private struct DescriptorScan {
           invoke: found.map {
             CodeReference(
               address: image.hasFinalAddresses ? $0.load.value : nil,
-              symbol: symbolName(at: $0.load.value, in: symbolsByAddress, preferFunction: true))
+              symbol: image.externalSymbol(at: $0.load.value).map { image.name(of: image.symbols[$0]) }
+                ?? symbolName(at: $0.load.value, in: symbolsByAddress, preferFunction: true))
           },
           invokeMatch: found?.match))
     }

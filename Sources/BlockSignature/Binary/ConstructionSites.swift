@@ -127,9 +127,10 @@ struct ConstructionSiteScan {
     immediatesAreAddresses = image.kind == .executable || image.kind == .staticExecutable
   }
 
-  /// Whether `address` lies in the image's code.
+  /// Whether `address` lies in the image's code, or (in a relocatable object) is the external
+  /// address of a symbol defined elsewhere, which code may call.
   func isCode(_ address: UInt64) -> Bool {
-    code.contains { $0.range.contains(address) }
+    code.contains { $0.range.contains(address) } || image.externalSymbol(at: address) != nil
   }
 
   /// The loads of one of `values` in the image's code, by instruction address: at most

@@ -489,14 +489,14 @@ enum ELFLoader {
           }
         }
         if let codeKind {
-          // An instruction's operand: kept only when it names a defined place (a descriptor or
-          // a function of this object), as that place's address plus the addend.
-          if hasAddend, symbolIndex > 0, let base = symbolBase, base + symbolIndex < symbols.count,
-            symbols[base + symbolIndex].isDefined
-          {
+          // An instruction's operand: the place it names (a descriptor or a function of this
+          // object; a symbol defined elsewhere stands at its external address) plus the addend.
+          if hasAddend, symbolIndex > 0, let base = symbolBase, base + symbolIndex < symbols.count {
+            let symbol = symbols[base + symbolIndex]
+            let place = symbol.isDefined ? symbol.address : BinaryImage.externalAddress(ofSymbol: base + symbolIndex)
             // What the instruction points at: for a PC-relative field, the symbol plus the
             // addend (measured from the field), plus the 4 bytes to the field's end.
-            let target = symbols[base + symbolIndex].address &+ UInt64(bitPattern: addend)
+            let target = place &+ UInt64(bitPattern: addend)
             codeFixups.append(
               CodeFixup(slot: slot, kind: codeKind, target: codeKind == .pcRelative32 ? target &+ 4 : target))
           }

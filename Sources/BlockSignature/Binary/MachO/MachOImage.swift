@@ -252,11 +252,12 @@ enum MachOLoader {
         if section.isExecutable {
           if isARM64, type == 10 {
             pendingAddend = (Int64(symbolNumber) << 40) >> 40  // 24 bits, signed
-          } else if length == 2, isExtern, symbolNumber < symbols.count, symbols[symbolNumber].isDefined,
-            UInt64(address) + 4 <= section.size, let fileOffset = section.fileOffset
+          } else if length == 2, isExtern, symbolNumber < symbols.count, UInt64(address) + 4 <= section.size,
+            let fileOffset = section.fileOffset
           {
             let slot = section.address &+ UInt64(address)
-            let target = symbols[symbolNumber].address
+            let symbol = symbols[symbolNumber]
+            let target = symbol.isDefined ? symbol.address : BinaryImage.externalAddress(ofSymbol: symbolNumber)
             switch (isARM64, type, pcRelative) {
             case (true, 3, true):  // ARM64_RELOC_PAGE21 (adrp)
               codeFixups.append(CodeFixup(slot: slot, kind: .page21, target: target &+ UInt64(bitPattern: addend)))
