@@ -198,24 +198,31 @@ struct SiteBuild: CustomStringConvertible, Sendable {
   /// in: the caller loads it into an argument register and jumps to the merged function,
   /// which copies it to another register or spills and reloads it, then stores it beside the
   /// invoke. Hand-written in the shape swiftc gives FoundationNetworking: a `jmp` and a
-  /// register copy, and a `call` and a spill.
-  @Test func descriptorsPassedToAMergedFunction() throws {
+  /// register copy, and a `call` and a spill. Linked, and as an object whose merged
+  /// functions are global, so that the `jmp` and `call` carry their targets in relocations
+  /// (`R_X86_64_PLT32`), as in the toolchain's libFoundationNetworking.a.
+  @Test(arguments: [
+    (["-shared", "-fPIC", "-nostdlib"], ""),
+    (["-c"], ".globl merged\\n.globl spilled\\n"),
+  ])
+  func descriptorsPassedToAMergedFunction(_ flags: [String], _ globals: String) throws {
     let (directory, library) = try Toolchain.compileC(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
-      __asm__(".text\\n"
+      __asm__(".text\\n\(globals)"
               ".globl viajump\\n.type viajump,@function\\nviajump:\\n"
               "lea helper(%rip), %rdx\\nlea __block_descriptor_tmp(%rip), %rcx\\njmp merged\\n.size viajump, .-viajump\\n"
               ".globl viacall\\n.type viacall,@function\\nviacall:\\n"
               "lea helper(%rip), %rdx\\nlea __block_descriptor_tmp(%rip), %r8\\ncall spilled\\nret\\n.size viacall, .-viacall\\n"
+              ".fill 200, 1, 0x90\\n"  // so that only the call's real target leads to the callees
               ".type merged,@function\\nmerged:\\npush %rbx\\nmov %rcx, %r14\\nsub $64, %rsp\\n"
               "lea __f_block_invoke(%rip), %rax\\nmov %rax, 16(%rsp)\\nmov %r14, 24(%rsp)\\nadd $64, %rsp\\npop %rbx\\nret\\n.size merged, .-merged\\n"
               ".type spilled,@function\\nspilled:\\npush %rbp\\nmov %rsp, %rbp\\nsub $96, %rsp\\nmov %r8, -48(%rbp)\\n"
               "lea __f_block_invoke(%rip), %rax\\nmov %rax, -80(%rbp)\\nmov -48(%rbp), %rax\\nmov %rax, -72(%rbp)\\nleave\\nret\\n.size spilled, .-spilled\\n"
               ".type helper,@function\\nhelper:\\nret\\n.size helper, .-helper\\n");
 
-      """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libmerged.so")
+      """, arguments: ["-fblocks", "-O1"] + flags, output: "merged.bin")
     defer { try? FileManager.default.removeItem(at: directory) }
     let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
     let block = try #require(report.blocks.first { $0.kind == .stack })

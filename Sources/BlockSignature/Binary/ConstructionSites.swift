@@ -371,8 +371,12 @@ struct ConstructionSiteScan {
       switch bytes[q] {
       case 0xE8,
         0xE9 where q + 5 <= bytes.count:  // call / jmp rel32
-        let displacement = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: q + 1, as: Int32.self))
-        target = part.range.lowerBound &+ UInt64(q + 5) &+ UInt64(bitPattern: Int64(displacement))
+        if let fixup = image.codeFixup(at: part.range.lowerBound &+ UInt64(q + 1)), fixup.kind == .pcRelative32 {
+          target = fixup.target  // an object's call: its target is in a relocation
+        } else {
+          let displacement = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: q + 1, as: Int32.self))
+          target = part.range.lowerBound &+ UInt64(q + 5) &+ UInt64(bitPattern: Int64(displacement))
+        }
       case 0xEB:  // jmp rel8
         target = part.range.lowerBound &+ UInt64(q + 2) &+ UInt64(bitPattern: Int64(Int8(bitPattern: bytes[q + 1])))
       default:
