@@ -378,16 +378,13 @@ import Testing
   /// stop at 65 536 with a warning that says so, rather than one
   /// window's scan and one entry per 7 bytes of a file as large as an attacker likes.
   @Test func codeOfNothingButDescriptorLoadsKeepsABoundedSiteList() throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (report, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
       __asm__(".text\\n.globl flood\\nflood:\\n.rept 70000\\nlea __block_descriptor_tmp(%rip), %rax\\n.endr\\nret");
 
       """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libflood.so")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     #expect(block.constructionSites.count == 1 << 16)
     let addresses = block.constructionSites.map(\.location.sectionOffset)
     #expect(addresses == addresses.sorted() && Set(addresses).count == addresses.count)
@@ -398,16 +395,13 @@ import Testing
   /// Code of 5 000 descriptor loads each stored at once but with no invoke beside them: each
   /// would be traced back 4 KiB; at most 4 096 are, and a warning counts the rest.
   @Test func sitesTracedBackAreBounded() throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (report, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
       __asm__(".text\\n.globl flood\\nflood:\\n.rept 5000\\nlea __block_descriptor_tmp(%rip), %rax\\nmov %rax, 8(%rsp)\\n.endr\\nret");
 
       """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libtraced.so")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     #expect(block.constructionSites.count == 5001)
     #expect(block.constructionSites.filter { $0.invoke != nil }.count == 1)  // f's
     #expect(

@@ -83,6 +83,17 @@ struct SiteBuild: CustomStringConvertible, Sendable {
 /// `ScannedBlock.constructionSites`: the code that builds each stack block, and its invoke
 /// function, read from linked images against what clang's IR stores into each literal.
 @Suite struct ConstructionSiteTests {
+  /// Compiles `source` with `arguments` and scans the result; returns the report and its
+  /// (first) stack block.
+  static func scanStackBlock(
+    _ source: String, fileName: String = "source.c", arguments: [String], output: String
+  ) throws -> (report: BinaryScanReport, block: ScannedBlock) {
+    let (directory, binary) = try Toolchain.compileC(source, fileName: fileName, arguments: arguments, output: output)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let report = try #require(try BinaryScanner.scan(fileAt: binary.path).first)
+    return (report, try #require(report.blocks.first { $0.kind == .stack }))
+  }
+
   /// Builds `build` (and a stripped copy) from `constructionSource`; returns the binary, the
   /// stripped one, the truth (descriptor → the invoke functions of the literals that use it,
   /// and the number of literals) and the directory to remove.
@@ -174,7 +185,7 @@ struct SiteBuild: CustomStringConvertible, Sendable {
   /// (no guess: the closest code address loaded before is often a closure, not the invoke);
   /// the function's own literal stays matched by slot.
   @Test func unstoredLoadsGiveNoInvoke() throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (_, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
@@ -183,9 +194,6 @@ struct SiteBuild: CustomStringConvertible, Sendable {
               ".size odd, .-odd\\n");
 
       """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libodd.so")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
     #expect(Set(byFunction.keys) == ["f", "odd"])
     #expect(byFunction["f"]?.map(\.invokeMatch) == [.slot])
@@ -206,7 +214,7 @@ struct SiteBuild: CustomStringConvertible, Sendable {
     (["-c"], ".globl merged\\n.globl spilled\\n"),
   ])
   func descriptorsPassedToAMergedFunction(_ flags: [String], _ globals: String) throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (_, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
@@ -223,9 +231,6 @@ struct SiteBuild: CustomStringConvertible, Sendable {
               ".type helper,@function\\nhelper:\\nret\\n.size helper, .-helper\\n");
 
       """, arguments: ["-fblocks", "-O1"] + flags, output: "merged.bin")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
     #expect(Set(byFunction.keys) == ["f", "viajump", "viacall"])
     for caller in ["viajump", "viacall"] {
@@ -239,7 +244,7 @@ struct SiteBuild: CustomStringConvertible, Sendable {
   /// does in FoundationXML: the register stored into the word before the descriptor is traced
   /// back to its `lea`.
   @Test func invokeLoadedLongBefore() throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (_, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
@@ -249,9 +254,6 @@ struct SiteBuild: CustomStringConvertible, Sendable {
               ".size early, .-early\\n");
 
       """, arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libearly.so")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     let site = try #require(block.constructionSites.first { $0.function == "early" })
     #expect(site.invokeMatch == .slot)
     #expect(site.invoke?.symbol == "__f_block_invoke")
@@ -290,7 +292,7 @@ struct SiteBuild: CustomStringConvertible, Sendable {
   /// (spilled and reloaded into x3), and an invoke loaded into the callee-saved x19 before a
   /// call and 300 bytes of other code.
   @Test func aarch64MergedFunctionsAndEarlyInvokes() throws {
-    let (directory, library) = try Toolchain.compileC(
+    let (_, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
@@ -313,9 +315,6 @@ struct SiteBuild: CustomStringConvertible, Sendable {
       arguments: [
         "--target=aarch64-linux-gnu", "-fuse-ld=lld", "-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib",
       ], output: "libmerged64.so")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: library.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     let byFunction = Dictionary(grouping: block.constructionSites) { $0.function ?? "?" }
     #expect(Set(byFunction.keys) == ["f", "viajump", "viacall", "early"])
     let expected: [String: BlockConstructionSite.InvokeMatch] = [
@@ -344,16 +343,13 @@ struct SiteBuild: CustomStringConvertible, Sendable {
     ),
   ])
   func invokeDefinedInAnotherObject(_ flags: [String], _ body: String) throws {
-    let (directory, object) = try Toolchain.compileC(
+    let (_, block) = try ConstructionSiteTests.scanStackBlock(
       """
       extern void use(void (^)(void));
       void f(int k) { use(^{ (void)k; }); }
       __asm__(".text\\n.globl other\\n.type other,%function\\nother:\\n\(body)\\n.size other, .-other\\n");
 
       """, arguments: ["-fblocks", "-O1"] + flags, output: "other.o")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let report = try #require(try BinaryScanner.scan(fileAt: object.path).first)
-    let block = try #require(report.blocks.first { $0.kind == .stack })
     let site = try #require(block.constructionSites.first { $0.function == "other" })
     #expect(site.invokeMatch == .slot)
     #expect(site.invoke?.symbol == "ext_invoke")

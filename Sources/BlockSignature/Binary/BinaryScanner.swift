@@ -151,13 +151,12 @@ private struct DescriptorScan {
     // Symbols: the global-block isa, and descriptors by name.
     var isaUndefined = Set<Int>()
     var isaAddresses = Set<UInt64>()
-    var symbolsByAddress: [(address: UInt64, index: Int)] = []
+    let symbolsByAddress = definedSymbolsByAddress()
     for (index, symbol) in image.symbols.enumerated() where !symbol.nameRange.isEmpty {
       if symbolNameMatches(symbol, "_NSConcreteGlobalBlock", prefixOnly: false) {
         if symbol.isDefined { isaAddresses.insert(symbol.address) } else { isaUndefined.insert(index) }
       }
       guard symbol.isDefined else { continue }
-      symbolsByAddress.append((symbol.address, index))
       if !symbol.isFunction,
         symbolNameMatches(symbol, "__block_descriptor", prefixOnly: true)
           || symbolNameMatches(symbol, "block_descriptor", prefixOnly: true)
@@ -166,7 +165,6 @@ private struct DescriptorScan {
         candidates[symbol.address]!.symbolIndex = index
       }
     }
-    symbolsByAddress.sort { $0.address < $1.address }
 
     collectSignatureStrings()
 
