@@ -10,8 +10,13 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "BlockSignature",
   products: [
+    // The core: encodings, layout, the ABI model, signatures, compatibility, rendering.
+    // No file I/O, no dlopen, no libffi.
     .library(name: "BlockSignature", targets: ["BlockSignature"]),
-    .library(name: "CBlockABI", targets: ["CBlockABI"]),
+    // ELF and Mach-O readers and the block scanner.
+    .library(name: "BlockSignatureBinary", targets: ["BlockSignatureBinary"]),
+    // Live blocks: in this process or another; carries the toolchain's BlocksRuntime.
+    .library(name: "BlockSignatureRuntime", targets: ["BlockSignatureRuntime"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
     // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
     .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
@@ -22,15 +27,22 @@ let package = Package(
   targets: [
     .target(name: "CBlockABI"),
     .target(name: "CBlockSignatureShims"),
+    .target(name: "BlockSignature", swiftSettings: swiftSettings),
     .target(
-      name: "BlockSignature",
-      dependencies: ["CBlockABI", "CBlockSignatureShims"],
+      name: "BlockSignatureBinary",
+      dependencies: ["BlockSignature", "CBlockSignatureShims"],
       swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "BlockSignatureRuntime",
+      dependencies: ["BlockSignature", "BlockSignatureBinary", "CBlockABI", "CBlockSignatureShims"],
+      swiftSettings: swiftSettings,
+      linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
     .executableTarget(
       name: "blocksig",
       dependencies: [
-        "BlockSignature",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -43,13 +55,16 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["BlockSignature"],
+      dependencies: ["BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime"],
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "BlockSignatureTests",
-      dependencies: ["BlockSignature", "CBlockABI", "BlockFixtures", "TestSupport"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "CBlockABI", "BlockFixtures",
+        "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing

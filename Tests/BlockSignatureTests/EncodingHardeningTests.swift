@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Testing
 
 /// Hostile and malformed encodings (issue 7): every one is a typed `EncodingError` whose kind

@@ -1,5 +1,7 @@
 import BlockFixtures
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Testing
 
 /// The README's library examples, kept compiling and true.

@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Foundation
 
 /// Finds the tools of the Swift toolchain that runs the tests (clang, swift), and runs them.

@@ -124,33 +124,6 @@ public struct MethodSignature: Hashable, Sendable, CustomStringConvertible {
     try self.init(synthesized, model: model)
   }
 
-  /// Reads the signature of a live block.
-  ///
-  ///     let info = try BlockInfo(inspecting: block)
-  ///     try MethodSignature(block: info).isBlock  // true
-  ///
-  /// - Throws: ``SignatureError`` with ``SignatureError/Kind/missingSignature`` when the block
-  ///   has no signature (no `BLOCK_HAS_SIGNATURE`, or a NULL pointer), or a malformed one.
-  public init(block: BlockInfo, model: DataModel = .x86_64SysV) throws(SignatureError) {
-    guard let bytes = block.signatureBytes else {
-      let address = "0x" + String(block.address, radix: 16)
-      throw SignatureError(
-        kind: .missingSignature, signature: "",
-        reason: block.flags.contains(.hasSignature)
-          ? "block at \(address) has a NULL signature pointer"
-          : "block at \(address) has no signature (BLOCK_HAS_SIGNATURE is clear)")
-    }
-    let encoding: SignatureEncoding
-    do {
-      encoding = try bytes.withUnsafeBufferPointer { buffer throws(EncodingError) in
-        try SignatureEncoding(parsingBytes: buffer)
-      }
-    } catch {
-      throw SignatureError(error)
-    }
-    try self.init(encoding, model: model)
-  }
-
   /// The number of arguments, the hidden ones included (`NSMethodSignature.numberOfArguments`).
   public var numberOfArguments: Int { arguments.count }
 

@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Foundation
 
 /// The `blocksig inspect --json` document, version 1.

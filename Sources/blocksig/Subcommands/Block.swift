@@ -1,5 +1,7 @@
 import ArgumentParser
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 
 extension BlockSig {
   /// `blocksig block`: the block form of a method or function signature.

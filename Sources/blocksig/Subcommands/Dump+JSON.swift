@@ -1,4 +1,6 @@
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 
 // The `blocksig dump --json` document. Field names are a contract (`"schema": "blocksig-dump/1"`).
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 import Dispatch
 import Foundation
 

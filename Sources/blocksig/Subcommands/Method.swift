@@ -1,5 +1,7 @@
 import ArgumentParser
 import BlockSignature
+import BlockSignatureBinary
+import BlockSignatureRuntime
 
 extension BlockSig {
   /// `blocksig method`: the method form of a block or function signature.

@@ -1,5 +1,7 @@
 // Reading the members of a Unix `ar` archive (GNU and BSD name forms) without copying them.
 
+import BlockSignature
+
 /// A member of an `ar` archive: its name and the byte range of its contents.
 struct ArchiveMember {
   var name: String

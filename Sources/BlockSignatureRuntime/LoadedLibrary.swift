@@ -6,6 +6,10 @@
 ///
 /// The library stays loaded for the life of the process (it is never closed), so the
 /// blocks it returns stay valid.
+
+import BlockSignature
+import BlockSignatureBinary
+
 public struct LoadedLibrary: @unchecked Sendable {
   /// Why a library or one of its blocks could not be had.
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import BlockSignature
+import BlockSignatureBinary
 import CBlockSignatureShims
 
 /// Checked reads of a process's memory: this process's own, or another's.

@@ -2,6 +2,8 @@
 // (LC_DYLD_CHAINED_FIXUPS) and classic dyld info (LC_DYLD_INFO[_ONLY] rebase and bind opcodes).
 // Every read is bounds-checked; every chain and opcode loop is bounded by the segment it walks.
 
+import BlockSignature
+
 /// A segment of a linked Mach-O image, indexed as dyld indexes them (load-command order).
 struct MachOSegment {
   var name: String

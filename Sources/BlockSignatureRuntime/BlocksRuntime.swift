@@ -1,3 +1,5 @@
+import BlockSignature
+import BlockSignatureBinary
 import CBlockSignatureShims
 
 /// A blocks runtime loaded in this process: the image that defines `_Block_copy`.

@@ -1,6 +1,9 @@
 // Names for addresses that the dynamic linker does not know: local symbols (a block's
 // invoke function and helpers are `internal` in C) read from the image file's own symbol table.
 
+import BlockSignature
+import BlockSignatureBinary
+
 extension SymbolInfo {
   /// This symbol info, with ``name`` filled in from the image file's static symbol table
   /// (`.symtab`) when `dladdr` found no exported symbol at the address.

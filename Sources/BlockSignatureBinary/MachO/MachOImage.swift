@@ -1,5 +1,7 @@
 // Loading a 64-bit Mach-O file (objects and linked images) into the scanner's `BinaryImage`.
 
+import BlockSignature
+
 enum MachOLoader {
   static let magic64: UInt32 = 0xfeed_facf
   static let segment64Command: UInt32 = 0x19

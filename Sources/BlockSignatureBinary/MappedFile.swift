@@ -1,19 +1,21 @@
 // A read-only memory mapping of a whole file: the scanner reads sections in place, never copies them.
 
+import BlockSignature
+
 /// A file mapped read-only into memory for the lifetime of the value.
 ///
 /// Opening goes through `open`/`fstat`/`mmap` of the platform ladder in `Support/Platform.swift`;
 /// an empty file maps to an empty buffer.
-final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
   /// The mapped bytes (valid until `self` is released).
-  let bytes: UnsafeRawBufferPointer
+  package let bytes: UnsafeRawBufferPointer
   private let mapping: UnsafeMutableRawPointer?
   private let length: Int
 
   /// Maps the file at `path`.
   ///
   /// - Throws: `BinaryScanError` of kind `.unreadable` naming the failed call and its `errno`.
-  init(path: String) throws(BinaryScanError) {
+  package init(path: String) throws(BinaryScanError) {
     switch system_mapFile(path) {
     case .success(let (address, size)):
       mapping = address

@@ -1,6 +1,8 @@
 // The format-neutral view of a binary that the block scanner works on: sections in one address
 // space, symbols, and pointer fixups (relocations, binds) keyed by the address of the slot.
 
+import BlockSignature
+
 /// A section of a binary placed in the image's address space.
 ///
 /// Relocatable objects have no addresses yet: their loaders give each section a synthetic,
@@ -35,13 +37,13 @@ struct ImageSection {
 }
 
 /// A symbol of the image. Names stay in the mapped string table until needed.
-struct ImageSymbol {
+package struct ImageSymbol {
   var nameRange: Range<Int>
-  var address: UInt64
+  package var address: UInt64
   var size: UInt64
-  var isDefined: Bool
-  var isFunction: Bool
-  var isObject: Bool
+  package var isDefined: Bool
+  package var isFunction: Bool
+  package var isObject: Bool
 }
 
 /// Where a pointer slot points, as far as the file says.
@@ -84,11 +86,11 @@ struct CodeFixup {
 }
 
 /// The format-neutral image the scanner reads.
-struct BinaryImage {
+package struct BinaryImage {
   var bytes: ByteView
   var format: BinaryFormat
   var architecture: String
-  var kind: BinaryKind
+  package var kind: BinaryKind
   var hasSymbols: Bool
   var pointerSize: Int
   /// Whether raw words in sections are addresses (linked images) or mere addends (objects).
@@ -99,7 +101,7 @@ struct BinaryImage {
   var symbolPrefix: String
   /// Sections in the address space (allocated ones only), sorted by address.
   var sections: [ImageSection]
-  var symbols: [ImageSymbol]
+  package var symbols: [ImageSymbol]
   /// Sorted by slot, one per slot.
   var fixups: [PointerFixup]
   /// Relocations of instructions in relocatable objects, sorted by slot.
@@ -205,7 +207,7 @@ struct BinaryImage {
   }
 
   /// The raw symbol name.
-  func name(of symbol: ImageSymbol) -> String { bytes.string(symbol.nameRange) }
+  package func name(of symbol: ImageSymbol) -> String { bytes.string(symbol.nameRange) }
 
   /// A location for reports.
   func location(of address: UInt64, symbol: String?) -> BinaryLocation? {

@@ -1,5 +1,7 @@
 // The one place where the binary scanner meets the type-encoding parser.
 
+import BlockSignature
+
 /// Validates candidate block signatures and renders their C declarations for the scanner,
 /// with the library's own parser (`SignatureEncoding`).
 enum SignatureDecoding {

@@ -1,6 +1,9 @@
 // Names for addresses in another process: `dladdr` answers for this process only, so the
 // images mapped there are read from `/proc/<pid>/maps` and their symbols from the files.
 
+import BlockSignature
+import BlockSignatureBinary
+
 /// The files mapped into a process, and the symbols of the ELF images among them.
 ///
 /// Each image file is read once (through `/proc/<pid>/root`, so a process in another mount

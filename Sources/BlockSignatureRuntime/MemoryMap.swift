@@ -1,4 +1,8 @@
 /// A process's memory mappings, from `/proc/<pid>/maps` (or `/proc/self/maps`).
+
+import BlockSignature
+import BlockSignatureBinary
+
 struct MemoryMap {
   struct Protection: Hashable {
     var readable: Bool

@@ -1,3 +1,5 @@
+import BlockSignature
+import BlockSignatureBinary
 import CBlockSignatureShims
 
 /// What is known about an address: the image it lies in and the symbol at or before it — from

@@ -1,5 +1,7 @@
 // The result of scanning one binary: every block descriptor found, with its literals and evidence.
 
+import BlockSignature
+
 /// The container format of a scanned binary.
 public enum BinaryFormat: String, Hashable, Sendable, Codable {
   /// 32-bit ELF (`ELFCLASS32`), either byte order.

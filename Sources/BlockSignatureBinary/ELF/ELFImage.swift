@@ -3,6 +3,8 @@
 // Class and byte order are parameters read from `e_ident`, never taken from the host. Every
 // table offset and size from the file is checked with overflow-safe arithmetic before use.
 
+import BlockSignature
+
 /// The ELF class and byte order, LLVM's `ELFType<endianness, Is64>` as a value.
 struct ELFVariant: Hashable, Sendable {
   var is64: Bool
@@ -74,17 +76,17 @@ struct ELFSectionHeader {
   var hasContents: Bool { type != Self.typeNobits }
 }
 
-enum ELFLoader {
+package enum ELFLoader {
   static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
 
-  static func isELF(_ bytes: UnsafeRawBufferPointer) -> Bool {
+  package static func isELF(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.count >= 4 && bytes[0] == 0x7f && bytes[1] == 0x45 && bytes[2] == 0x4c && bytes[3] == 0x46
   }
 
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   /// Reads the headers, sections, symbols and (unless `readingRelocations` is false: symbol
   /// lookups need none) the relocations of the ELF file in `raw`.
-  static func load(_ raw: UnsafeRawBufferPointer, readingRelocations: Bool = true) throws(BinaryScanError)
+  package static func load(_ raw: UnsafeRawBufferPointer, readingRelocations: Bool = true) throws(BinaryScanError)
     -> BinaryImage
   {
     guard raw.count >= 16, isELF(raw) else {

@@ -1,3 +1,4 @@
+import BlockSignature
 import CBlockSignatureShims
 
 /// Readable forms of the mangled names blocks are found under: Swift symbols (`$s…`, such as

@@ -1,3 +1,4 @@
+import BlockSignature
 import CBlockSignatureShims
 
 // Where code builds a stack block: the instructions that put a descriptor's address into a

@@ -1,6 +1,8 @@
 // Finding every block descriptor in a binary: through global literals, symbols, and a structural
 // scan for signature strings and the descriptor-shaped words that point at them.
 
+import BlockSignature
+
 /// Options of a binary scan.
 public struct BinaryScanOptions: Hashable, Sendable {
   /// The longest signature string considered, in bytes.
@@ -715,7 +717,8 @@ extension BinaryScanner {
   /// The construction sites of the stack-block descriptors at `descriptors` in `image` (its
   /// own addresses), by descriptor: for a block read from a running process, whose image file
   /// is already loaded.
-  static func constructionSites(in image: BinaryImage, of descriptors: Set<UInt64>) -> [UInt64: [BlockConstructionSite]]
+  package static func constructionSites(in image: BinaryImage, of descriptors: Set<UInt64>) -> [UInt64:
+    [BlockConstructionSite]]
   {
     var scan = DescriptorScan(image: image, options: BinaryScanOptions())
     return scan.constructionSites(of: descriptors, symbolsByAddress: scan.definedSymbolsByAddress())

@@ -1,5 +1,7 @@
 // One binary search for the scanner's sorted tables (sections, fixups, symbols, strings).
 
+import BlockSignature
+
 extension RandomAccessCollection where Index == Int {
   /// The index of the first element for which `isBelow` is false, in a collection where every
   /// element for which it is true comes first (`count` when it is true for all).

@@ -5,6 +5,10 @@
 ///
 /// What cannot be detected: a pointer into readable memory that merely is not a block
 /// (the checks catch what is unmapped, misaligned or inconsistent, not every lie).
+
+import BlockSignature
+import BlockSignatureBinary
+
 public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The kind of failure. Extensible: new kinds may be added.
   public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {

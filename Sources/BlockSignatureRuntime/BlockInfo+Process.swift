@@ -1,5 +1,8 @@
 // Blocks in another process: one at a given address, or every one its memory holds.
 
+import BlockSignature
+import BlockSignatureBinary
+
 extension BlockInfo {
   /// Reads the block at `address` in another process, without stopping or changing it.
   ///

@@ -1,5 +1,7 @@
 // Errors and warnings of the binary scanner (LLVM Object style: name the thing, give hex offsets).
 
+import BlockSignature
+
 /// A fatal problem with a binary: the file cannot be read, is not a supported format, or its
 /// headers are damaged so that nothing in it can be trusted, or the file is shorter than they
 /// say (a truncated file: an ELF section header table, a Mach-O segment, symbol table or

@@ -1,0 +1,46 @@
+// Reading the signature of a live block into the core's signature and checker types.
+
+import BlockSignature
+import BlockSignatureBinary
+
+extension MethodSignature {
+  /// Reads the signature of a live block.
+  ///
+  ///     let info = try BlockInfo(inspecting: block)
+  ///     try MethodSignature(block: info).isBlock  // true
+  ///
+  /// - Throws: ``SignatureError`` with ``SignatureError/Kind/missingSignature`` when the block
+  ///   has no signature (no `BLOCK_HAS_SIGNATURE`, or a NULL pointer), or a malformed one.
+  public init(block: BlockInfo, model: DataModel = .x86_64SysV) throws(SignatureError) {
+    guard let bytes = block.signatureBytes else {
+      let address = "0x" + String(block.address, radix: 16)
+      throw SignatureError(
+        kind: .missingSignature, signature: "",
+        reason: block.flags.contains(.hasSignature)
+          ? "block at \(address) has a NULL signature pointer"
+          : "block at \(address) has no signature (BLOCK_HAS_SIGNATURE is clear)")
+    }
+    let encoding: SignatureEncoding
+    do {
+      encoding = try bytes.withUnsafeBufferPointer { buffer throws(EncodingError) in
+        try SignatureEncoding(parsingBytes: buffer)
+      }
+    } catch {
+      throw SignatureError(error)
+    }
+    try self.init(encoding, model: model)
+  }
+}
+
+extension CompatibilityChecker {
+  /// Checks a live block (for example a Swift `@convention(block)` closure, through
+  /// `unsafeBitCast(closure, to: UnsafeRawPointer.self)` and ``BlockInfo/init(inspecting:runtime:)``)
+  /// against a Swift function type.
+  ///
+  /// - Throws: ``SignatureError`` when the block has no signature or a malformed one.
+  public func check(block: BlockInfo, against function: SwiftFunctionType) throws(SignatureError)
+    -> CompatibilityReport
+  {
+    check(try MethodSignature(block: block, model: model).encoding, against: function)
+  }
+}
