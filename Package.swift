@@ -17,6 +17,8 @@ let package = Package(
     .library(name: "BlockSignatureBinary", targets: ["BlockSignatureBinary"]),
     // Live blocks: in this process or another; carries the toolchain's BlocksRuntime.
     .library(name: "BlockSignatureRuntime", targets: ["BlockSignatureRuntime"]),
+    // Calling blocks through their signatures (libffi).
+    .library(name: "BlockSignatureFFI", targets: ["BlockSignatureFFI"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
     // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
     .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
@@ -39,10 +41,16 @@ let package = Package(
       swiftSettings: swiftSettings,
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
+    .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+    .target(
+      name: "BlockSignatureFFI",
+      dependencies: ["BlockSignature", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "blocksig",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -62,8 +70,8 @@ let package = Package(
     .testTarget(
       name: "BlockSignatureTests",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "CBlockABI", "BlockFixtures",
-        "TestSupport",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
+        "BlockFixtures", "TestSupport",
       ],
       swiftSettings: swiftSettings
     ),

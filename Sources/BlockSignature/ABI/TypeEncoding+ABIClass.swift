@@ -2,10 +2,10 @@
 // Computed without allocating (the layout engine's measuring walk, no field arrays).
 
 /// A System V x86_64 eightbyte class.
-enum RegisterClass: UInt8, Hashable, Sendable {
+package enum RegisterClass: UInt8, Hashable, Sendable {
   case none, integer, sse, x87, memory
 
-  var name: String {
+  package var name: String {
     switch self {
     case .none: "none"
     case .integer: "integer"
@@ -30,7 +30,7 @@ enum RegisterClass: UInt8, Hashable, Sendable {
 }
 
 /// How a value travels between caller and callee.
-enum ParameterPassing: Hashable, Sendable {
+package enum ParameterPassing: Hashable, Sendable {
   /// `void`.
   case void
   /// System V: the classes of the (at most two) eightbytes.
@@ -51,7 +51,7 @@ enum ParameterPassing: Hashable, Sendable {
   /// The encoding does not say (unencodable, `?`, unexpanded structure).
   case unknown
 
-  var name: String {
+  package var name: String {
     switch self {
     case .void: "void"
     case .eightbytes(let a, .none): a.name
@@ -88,13 +88,13 @@ enum ScalarKind: Hashable {
 }
 
 /// Size, alignment and passing of one type on one model.
-struct ABIShape: Hashable {
-  var size: Int
-  var alignment: Int
+package struct ABIShape: Hashable {
+  package var size: Int
+  package var alignment: Int
   /// ``ParameterPassing/unknown`` when the encoding leaves the layout an estimate.
-  var passing: ParameterPassing
+  package var passing: ParameterPassing
   /// Whether ``size`` is certain: the encoding's, or an argument's slot in the frame.
-  var isSizeKnown: Bool
+  package var isSizeKnown: Bool
 }
 
 extension TypeEncoding {
@@ -129,7 +129,7 @@ extension TypeEncoding {
   /// and shows a hidden layout (packed, over-aligned) when an aggregate's differs; the size is
   /// then known, the passing not (`{P=ci}` in 5 bytes is packed, its `int` unaligned).
   /// `assumingHalfPrecision` reads every space as the 2-byte `_Float16`, one of its readings.
-  func abiShape(
+  package func abiShape(
     for model: DataModel, asParameter: Bool, writtenSlot: Int? = nil, assumingHalfPrecision: Bool = false
   ) -> ABIShape {
     var type = unqualified
@@ -252,7 +252,7 @@ extension TypeEncoding {
   ]
 
   /// A primitive other than `void`, or a pointer: what an `_Atomic` at the top level leaves as it is.
-  var isScalar: Bool {
+  package var isScalar: Bool {
     switch self {
     case .primitive(let code): code != .void
     case .object, .block, .pointer: true

@@ -97,6 +97,25 @@ public struct DataModel: Hashable, Sendable, CustomStringConvertible {
     usesMicrosoftBitfields: true, callingConvention: .windowsX64)
 
   /// Every built-in model, the default first.
+  /// The model of the machine this code runs on, or nil where no built-in model fits.
+  ///
+  ///     DataModel.host?.name  // "x86_64-linux" on x86_64 Linux
+  public static var host: DataModel? {
+    #if arch(x86_64) && os(Windows)
+      .windowsX64
+    #elseif arch(x86_64)
+      .x86_64SysV
+    #elseif arch(arm64) && canImport(Darwin)
+      .arm64Apple
+    #elseif arch(arm64)
+      .aarch64Linux
+    #elseif arch(i386) && os(Linux)
+      .i386Linux
+    #else
+      nil
+    #endif
+  }
+
   public static let allBuiltIn: [DataModel] = [.x86_64SysV, .aarch64Linux, .arm64Apple, .i386Linux, .windowsX64]
 
   /// The built-in model with the given ``name``, or one of the aliases `x86_64`, `aarch64`,

@@ -273,6 +273,16 @@ static inline const struct CBA_Block_byref_3 *_Nullable cba_byref_3(
   return (const struct CBA_Block_byref_3 *)(const void *)p;
 }
 
+// MARK: - The runtime's entry points
+
+/// `_Block_copy` of the blocks runtime the process links (libBlocksRuntime): a heap copy of a
+/// stack block, or the same block with one more reference. Declared here because Swift on Linux
+/// imports no `Block.h`.
+void *_Nullable _Block_copy(const void *_Nullable block);
+
+/// `_Block_release`: drops one reference to a heap block; the last one runs its dispose helper.
+void _Block_release(const void *_Nullable block);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

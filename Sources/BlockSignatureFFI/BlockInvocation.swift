@@ -1,0 +1,109 @@
+import BlockSignature
+import BlockSignatureRuntime
+import CBlockABI
+import CFFI
+
+/// A live block made callable with arguments that arrive at run time, through its signature
+/// (BlocksKit's `A2BlockInvocation`): the libffi call interface is prepared once, and every
+/// call after that is thread-safe.
+///
+///     let block: @convention(block) (Int32, Double) -> Double = { Double($0) * $1 }
+///     let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+///     try invocation.invoke([.signed(3), .double(0.5)])  // .double(1.5)
+///
+/// With no declared signature the block's own is used (`BLOCK_HAS_SIGNATURE` required). A
+/// declared one (block, method or function form) is checked against the block's own with
+/// ``CompatibilityChecker`` at `level`, and the call then follows the declaration.
+///
+/// Two entry points: ``invoke(_:)`` converts ``CValue``s, checked against each argument's type;
+/// ``invoke(result:arguments:)`` takes pointers to the argument bytes and allocates nothing.
+/// Types the encoding does not decide (vectors, NeXT bitfields, unexpanded structures) are
+/// refused when the invocation is made, never guessed. A block that crashes when called is the
+/// block's fault: nothing here can catch it.
+public final class BlockInvocation: @unchecked Sendable {
+  /// The signature calls follow, in block form.
+  public let signature: MethodSignature
+  /// The block's own signature, when it carries one.
+  public let blockSignature: MethodSignature?
+  /// The block, copied (`_Block_copy`) for the invocation's lifetime.
+  public let block: UnsafeRawPointer
+  let interface: CallInterface
+  /// The block's invoke function, which libffi calls.
+  let invokeFunction: @convention(c) () -> Void
+
+  /// Makes `block` callable. `declaredSignature` (any form) is the caller's view of it; when
+  /// given it must fit the block's own at `level`.
+  ///
+  /// - Throws: ``InvocationError``: not a block, no signature, an incompatible declaration
+  ///   (with the checker's diagnostics), a type that cannot be called.
+  public init(
+    block: UnsafeRawPointer, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
+  ) throws(InvocationError) {
+    guard let model = DataModel.host else {
+      throw InvocationError(kind: .preparationFailed, reason: "no data model describes this machine")
+    }
+    let info: BlockInfo
+    do {
+      info = try BlockInfo(inspecting: block)
+    } catch {
+      throw InvocationError(kind: .notABlock, reason: error.description)
+    }
+    let own: MethodSignature?
+    do {
+      own = info.signatureBytes == nil ? nil : try MethodSignature(block: info, model: model)
+    } catch {
+      throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
+    }
+    signature = try Self.resolve(own: own, declared: declaredSignature, level: level, model: model)
+    blockSignature = own
+    interface = try CallInterface(signature: signature, model: model)
+    guard let invokeAddress = UnsafeRawPointer(bitPattern: info.invokeAddress) else {
+      throw InvocationError(kind: .notABlock, reason: "the block's invoke pointer is NULL")
+    }
+    invokeFunction = unsafeBitCast(invokeAddress, to: (@convention(c) () -> Void).self)
+    guard let copy = _Block_copy(block) else {
+      throw InvocationError(kind: .notABlock, reason: "_Block_copy returned NULL")
+    }
+    self.block = UnsafeRawPointer(copy)
+  }
+
+  deinit {
+    _Block_release(block)
+  }
+
+  /// The number of arguments a call takes: the block's parameters, the block itself not counted.
+  public var argumentCount: Int { signature.numberOfArguments - 1 }
+
+  /// The bytes the result buffer of ``invoke(result:arguments:)`` must have (16-byte aligned):
+  /// libffi writes a whole machine word for integers narrower than one.
+  public var resultBufferSize: Int { interface.resultBufferSize }
+
+  /// The signature calls follow: the declared one checked against the block's own, or the own.
+  private static func resolve(
+    own: MethodSignature?, declared: String?, level: CompatibilityLevel, model: DataModel
+  ) throws(InvocationError) -> MethodSignature {
+    guard let declared else {
+      guard let own else {
+        throw InvocationError(
+          kind: .missingSignature, reason: "the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one")
+      }
+      return own
+    }
+    let parsed: MethodSignature
+    do {
+      parsed = try MethodSignature(parsing: declared, model: model).converted(to: .block)
+    } catch {
+      throw InvocationError(kind: .invalidSignature, reason: "the declared signature: \(error)")
+    }
+    guard let own else { return parsed }
+    let report = CompatibilityChecker(level: level, model: model).check(own.encoding, against: parsed.encoding)
+    guard report.isCompatible else {
+      let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
+      throw InvocationError(
+        kind: .incompatibleSignature,
+        reason: "the block's signature \(own) does not fit the declared \(parsed) at level \(level): \(first)",
+        diagnostics: report.diagnostics)
+    }
+    return parsed
+  }
+}

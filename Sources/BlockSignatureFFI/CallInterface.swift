@@ -1,0 +1,79 @@
+// One prepared libffi call interface for a signature: every argument (hidden ones included) and
+// the return value resolved to shapes and libffi types once, then read-only and shared by every
+// thread that calls through it.
+
+import BlockSignature
+import CFFI
+
+/// A signature prepared for libffi: `ffi_cif`, the types it points at, and each value's shape.
+final class CallInterface: @unchecked Sendable {
+  let signature: MethodSignature
+  let returnShape: ValueShape
+  /// One per argument of the signature, hidden ones included.
+  let argumentShapes: [ValueShape]
+  /// Whether each argument is passed at all (clang leaves out arguments without bytes).
+  let isPassed: [Bool]
+  let passedCount: Int
+  /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
+  let resultBufferSize: Int
+  let cif: UnsafeMutablePointer<ffi_cif>
+  private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+  private let arena = FFITypeArena()
+
+  /// Prepares `signature` for calls on the host (`model` must be the host's).
+  init(signature: MethodSignature, model: DataModel) throws(InvocationError) {
+    self.signature = signature
+    try Self.checkOffsets(signature)
+    var shapes: [ValueShape] = []
+    var types: [UnsafeMutablePointer<ffi_type>] = []
+    var passed: [Bool] = []
+    for (index, argument) in signature.encoding.arguments.enumerated() {
+      do {
+        let shape = try ValueShape(argument.type, model: model)
+        let type = try arena.type(for: argument.type, shape: shape, model: model, asParameter: true)
+        shapes.append(shape)
+        passed.append(type != nil)
+        if let type { types.append(type) }
+      } catch {
+        throw InvocationError(kind: .unsupportedType, argument: index, path: error.path, reason: error.reason)
+      }
+    }
+    let returnType: UnsafeMutablePointer<ffi_type>?
+    do {
+      returnShape = try ValueShape(signature.encoding.returnType, model: model)
+      returnType = try arena.type(
+        for: signature.encoding.returnType, shape: returnShape, model: model, asParameter: false)
+    } catch {
+      throw InvocationError(kind: .unsupportedReturnType, path: error.path, reason: error.reason)
+    }
+    argumentShapes = shapes
+    isPassed = passed
+    passedCount = types.count
+    resultBufferSize = max(16, (returnShape.size + 15) & ~15)
+    argumentTypes = .allocate(capacity: max(1, types.count))
+    for (index, type) in types.enumerated() { argumentTypes[index] = type }
+    cif = .allocate(capacity: 1)
+    let status = ffi_prep_cif(
+      cif, cffi_default_abi(), UInt32(types.count), returnType ?? cffi_type_void(), argumentTypes)
+    guard status == FFI_OK else {
+      cif.deallocate()
+      argumentTypes.deallocate()
+      throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_cif returned status \(status.rawValue)")
+    }
+  }
+
+  deinit {
+    cif.deallocate()
+    argumentTypes.deallocate()
+  }
+
+  /// Refuses a signature whose offsets show a layout the encoding hides (a packed or
+  /// over-aligned record): the bytes would go where clang does not put them.
+  private static func checkOffsets(_ signature: MethodSignature) throws(InvocationError) {
+    for note in signature.layout.notes where note.kind == .offsetMismatch || note.kind == .hiddenLayout {
+      throw InvocationError(
+        kind: .unsupportedType, argument: note.argument,
+        reason: "the signature's offsets disagree with the layout of the encoding (\(note.message))")
+    }
+  }
+}
