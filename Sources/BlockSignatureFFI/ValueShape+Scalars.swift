@@ -6,7 +6,7 @@ extension ValueShape {
   static func integerBits(_ value: CValue, isSigned: Bool, width: Int, name: String, path: [String]) throws(ValueError)
     -> UInt128
   {
-    let low: Int128 = isSigned ? -(Int128(1) << (width - 1)) : 0
+    let low: Int128 = isSigned ? (width == 128 ? .min : -(Int128(1) << (width - 1))) : 0
     let high: UInt128 = isSigned ? (UInt128(1) << (width - 1)) - 1 : (width == 128 ? .max : (UInt128(1) << width) - 1)
     let range = "\(low)...\(high)"
     switch value {
