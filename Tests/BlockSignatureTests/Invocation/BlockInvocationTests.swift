@@ -1,0 +1,104 @@
+import BlockSignature
+import BlockSignatureFFI
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite struct BlockInvocationTests {
+
+  @Test func callsASwiftBlockWithTypedValues() throws {
+    let block: @convention(block) (Int32, Double) -> Double = { Double($0) * $1 }
+    let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    #expect(invocation.argumentCount == 2)
+    #expect(invocation.signature.description == "d20@?0i8d12")
+    #expect(try invocation.invoke([.signed(3), .double(0.5)]) == .double(1.5))
+    #expect(try invocation.invoke([.unsigned(4), .signed(2)]) == .double(8))
+  }
+
+  @Test func wrongValuesNameTheArgumentAndPath() throws {
+    let block: @convention(block) (UInt8, Bool) -> Int = { Int($0) + ($1 ? 1000 : 0) }
+    let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    #expect(try invocation.invoke([.unsigned(255), .bool(true)]) == .signed(1255))
+    let cases: [([CValue], InvocationError.Kind, String)] = [
+      ([.signed(300), .bool(true)], .outOfRange, "argument 1: 300 does not fit unsigned char (0...255)"),
+      ([.signed(-1), .bool(true)], .outOfRange, "argument 1: -1 does not fit unsigned char (0...255)"),
+      (
+        [.string("x"), .bool(true)], .typeMismatch,
+        "argument 1: expected an integer for unsigned char, got string \"x\""
+      ),
+      ([.signed(1), .signed(2)], .typeMismatch, "argument 2: expected true or false for _Bool, got 2"),
+      ([.signed(1)], .argumentCount, "the block takes 2 arguments, got 1"),
+    ]
+    for (arguments, kind, message) in cases {
+      #expect {
+        _ = try invocation.invoke(arguments)
+      } throws: { error in
+        guard let error = error as? InvocationError else { return false }
+        return error.kind == kind && error.description == message
+      }
+    }
+  }
+
+  @Test func aDeclaredSignatureIsCheckedAgainstTheBlocks() throws {
+    let block: @convention(block) (Int32) -> Int32 = { $0 &* 2 }
+    let fits = try BlockInvocation(
+      block: unsafeBitCast(block, to: UnsafeRawPointer.self), declaredSignature: "i20@0:8i16")
+    #expect(fits.signature.description == "i12@?0i8")
+    #expect(try fits.invoke([.signed(21)]) == .signed(42))
+    do {
+      _ = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self), declaredSignature: "d16@?0d8")
+      Issue.record("an incompatible declaration was accepted")
+    } catch {
+      #expect(error.kind == .incompatibleSignature)
+      #expect(!error.diagnostics.isEmpty)
+    }
+    #expect(throws: InvocationError.self) {
+      try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self), declaredSignature: "i12@?0{")
+    }
+  }
+
+  @Test func forwardsAMethodFormFrame() throws {
+    let block: @convention(block) (Int32, Double) -> Double = { Double($0) + $1 }
+    let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    let method = try MethodSignature(parsing: "d28@0:8i16d20")
+    let forwarding = try invocation.forwarding(from: method)
+    #expect(forwarding.offsets == [16, 20])
+    let frame = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 16)
+    defer { frame.deallocate() }
+    frame.storeBytes(of: 40, toByteOffset: 16, as: Int32.self)
+    frame.storeBytes(of: 2.5, toByteOffset: 20, as: Double.self)
+    let result = UnsafeMutableRawPointer.allocate(byteCount: invocation.resultBufferSize, alignment: 16)
+    defer { result.deallocate() }
+    invocation.invoke(frame: frame, forwarding: forwarding, result: result)
+    #expect(result.load(as: Double.self) == 42.5)
+    #expect(throws: InvocationError.self) { try invocation.forwarding(from: MethodSignature(parsing: "d28@0:8d16i24")) }
+    #expect(throws: InvocationError.self) { try invocation.forwarding(from: MethodSignature(parsing: "d20@?0i8d12")) }
+  }
+
+  @Test func theInvocationKeepsItsOwnCopyOfTheBlock() throws {
+    var invocation: BlockInvocation?
+    do {
+      let base = Int.random(in: 1...100)
+      let block: @convention(block) (Int) -> Int = { $0 + base }
+      invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+      #expect(try invocation?.invoke([.signed(1)]) == .signed(Int128(base + 1)))
+    }
+    #expect(try invocation?.invoke([.signed(0)]) != .signed(0))
+  }
+
+  @Test func concurrentCallsAgreeWithSerialOnes() throws {
+    let block: @convention(block) (Int64, Double) -> Double = { Double($0) * 3 + $1 }
+    let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    let serial = try (0..<200).map { try invocation.invoke([.signed(Int128($0)), .double(0.25)]) }
+    let failures = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for index in 0..<200 {
+        let value = try? invocation.invoke([.signed(Int128(index)), .double(0.25)])
+        if value != serial[index] { failures.withLock { $0 += 1 } }
+      }
+    }
+    #expect(failures.withLock { $0 } == 0)
+  }
+}
