@@ -91,14 +91,35 @@ import Testing
       z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
       return z ^ (z >> 31)
     }
+    var reports = 0
+    var errors = 0
     for _ in 0..<300 {
       var copy = [UInt8](data)
       for _ in 0..<8 {
         let index = Int(next() % UInt64(copy.count))
         copy[index] = UInt8(truncatingIfNeeded: next())
       }
-      copy.withUnsafeBytes { bytes in _ = try? BinaryScanner.scan(bytes: bytes, name: "fuzz") }
+      // Each damaged file gives a report of that file or a typed error that says what is wrong.
+      let result = copy.withUnsafeBytes { bytes in
+        Result { () throws(BinaryScanError) in
+          try BinaryScanner.scan(bytes: bytes, name: "fuzz")
+        }
+      }
+      switch result {
+      case .success(let scanned):
+        reports += 1
+        #expect(!scanned.isEmpty)
+        for report in scanned {
+          #expect(report.file.hasPrefix("fuzz"))
+          #expect(report.warnings.count <= BinaryScanReport.warningLimit + 1)
+          #expect(report.warnings.allSatisfy { !$0.description.isEmpty })
+        }
+      case .failure(let error):
+        errors += 1
+        #expect(!error.description.isEmpty, "\(error.kind) at \(error.offset.map { "\($0)" } ?? "nil")")
+      }
     }
+    #expect(reports + errors == 300)
   }
 
   @Test func damagedSectionTableIsATypedErrorWithOffset() throws {
