@@ -4,10 +4,6 @@ import Testing
 
 /// `blocksig method` and `blocksig block` end to end: whole stdout, stderr and exit status.
 @Suite struct MethodCLITests {
-  func blocksig(_ arguments: String...) throws -> Toolchain.Output {
-    try Toolchain.run(Toolchain.blocksig, arguments)
-  }
-
   @Test(
     arguments: zip(
       [
@@ -21,7 +17,7 @@ import Testing
         "v20@?0@?8i16\n", "v32@0:8@\"NSString\"16@?<v@?i>24\n",
       ]))
   func converts(_ arguments: [String], _ stdout: String) throws {
-    let output = try Toolchain.run(Toolchain.blocksig, arguments)
+    let output = try blocksig(arguments)
     #expect(output.status == 0)
     #expect(output.stdout == stdout)
     #expect(output.stderr == "")
