@@ -82,48 +82,4 @@ import Testing
         == "<signature>: error: cannot convert v24@0:8@16 from block form: argument 0 is @, not a block (@?)\n"
     )
   }
-
-  @Test func help() throws {
-    let output = try blocksig("method", "--help")
-    #expect(output.status == 0)
-    #expect(
-      output.stdout == """
-        OVERVIEW: Print the Objective-C method form of a block or function signature.
-
-        The block argument @?0 becomes self and _cmd (@0:8), and every offset and the
-        frame length grow by one pointer, as clang writes a method with the same types.
-        Class names, nested block signatures and qualifiers are kept.
-
-        Examples:
-          blocksig method 'i20@?0i8r*12'          # i28@0:8i16r*20
-          blocksig method --from function 'i12i0r*4'
-          blocksig method --json --target i386-linux 'v12@?0d4'
-
-        Malformed input exits with 65 and an error naming the byte offset on standard
-        error.
-
-        USAGE: blocksig method [--json] [--target <target>] [--from <from>] <signature> [--color-diagnostics] [--no-color-diagnostics]
-
-        ARGUMENTS:
-          <signature>             The signature to convert.
-
-        OPTIONS:
-          --json                  Print one JSON document instead of the signature
-                                  alone.
-          --target <target>       The data model whose pointer size the hidden
-                                  arguments take. (values: x86_64-linux, aarch64-linux,
-                                  arm64-apple, i386-linux, x86_64-windows; default:
-                                  x86_64-linux)
-          --from <from>           The form of the input: block, method or function (by
-                                  default, from its first arguments). (values: block,
-                                  method, function)
-          --color-diagnostics/--no-color-diagnostics
-                                  Colour the diagnostics on standard error (default:
-                                  when it is a terminal).
-          --version               Show the version.
-          -h, --help              Show help information.
-
-
-        """)
-  }
 }
