@@ -30,7 +30,7 @@ import Testing
     }
   }
 
-  /// (input bytes, kind, offset): one row per hostile shape the issue lists.
+  /// (input bytes, kind, offset): one row per hostile shape.
   static let typeErrors: [([UInt8], EncodingError.Kind, Int)] = [
     // Empty.
     ([], .emptyInput, 0),

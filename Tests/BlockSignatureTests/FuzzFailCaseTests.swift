@@ -30,8 +30,8 @@ import Testing
   }
 
   /// FailCases/FuzzSignature/complex-tuple-blowup: `?@?` then 65 `j` and a space. Each
-  /// `_Complex` doubled the Swift tuple (`(T, T)`), so the Swift type needed 2^65 copies of
-  /// `Float16` and the harness ran out of memory. Fixed in `SwiftRenderer.render`.
+  /// `_Complex` doubles the Swift tuple (`(T, T)`), so spelled out, the Swift type would need
+  /// 2^65 copies of `Float16`; `SwiftRenderer.render` keeps it short.
   static let complexTupleBlowup: [UInt8] =
     [0x3f, 0x40, 0x3f] + [UInt8](repeating: 0x6a, count: 65) + [0x20]
 
@@ -74,8 +74,8 @@ import Testing
 
   /// FailCases/FuzzBinaryScanner/archive-member-offset-overflow, reduced by hand: an archive
   /// whose member is an ELF header with `e_shoff` = 0xfffffffffffffff0. The member's error
-  /// offset plus the member's position in the archive overflowed UInt64 and trapped. Fixed in
-  /// `BinaryScanner.scan(bytes:name:options:)`: such an error has no archive offset.
+  /// offset plus the member's position in the archive overflows UInt64, so
+  /// `BinaryScanner.scan(bytes:name:options:)` gives such an error no archive offset.
   static let archiveMemberOffsetOverflow: [UInt8] = {
     var member: [UInt8] = [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01] + [UInt8](repeating: 0, count: 57)
     member[16] = 1  // ET_REL
