@@ -4,7 +4,6 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
   .enableUpcomingFeature("ExistentialAny"),
-  .define("BLOCKSIGNATURE_INTERNAL_CHECKS", .when(configuration: .debug)),
 ]
 
 let package = Package(

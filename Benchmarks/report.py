@@ -328,7 +328,7 @@ ALLOCATION_BUDGETS = [
 
 
 def check_targets(corpus, peers, status, benchmarks, timings, counted, paired):
-    """Prints issue 6's targets against this run and the allocation budgets; returns 2 when a
+    """Prints the performance targets against this run and the allocation budgets; returns 2 when a
     budget is exceeded (the speed targets are reported, not enforced: timings are noisy).
     `counted` holds the reader's callgrind counts when they were taken: they are printed
     beside the times as the repeatable reading of the same targets. For libobjc, "met" is read
@@ -337,7 +337,7 @@ def check_targets(corpus, peers, status, benchmarks, timings, counted, paired):
     whole = count_ours(status, corpus)
     single = "reader" if "Layout/reader-parse+layout/corpus" in benchmarks else "fast"
     fast = per_op(benchmarks, f"Layout/{single}-parse+layout/corpus", n)
-    lines = ["", "| target (issue 6) | this run | in instructions (callgrind, reader) | met |", "|---|---|---|---|"]
+    lines = ["", "| performance target | this run | in instructions (callgrind, reader) | met |", "|---|---|---|---|"]
 
     def row(target, measured, met, instructions="—"):
         lines.append(f"| {target} | {measured} | {instructions} | {'yes' if met else 'no'} |")

@@ -4,10 +4,6 @@ import Testing
 
 /// `blocksig check` end to end: whole stdout, stderr and exit status.
 @Suite struct CheckCLITests {
-  func blocksig(_ arguments: String...) throws -> Toolchain.Output {
-    try Toolchain.run(Toolchain.blocksig, arguments)
-  }
-
   @Test func compatibleExitsZero() throws {
     let output = try blocksig("check", "v16@?0@\"NSString\"8", "v24@0:8@16")
     #expect(output.status == 0)

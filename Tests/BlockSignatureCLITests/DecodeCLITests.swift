@@ -4,17 +4,8 @@ import Testing
 
 /// Runs the built `blocksig decode` and compares stdout, stderr and the exit status.
 @Suite struct DecodeCLITests {
-  static var executable: String {
-    let candidates = [
-      Bundle.main.executableURL?.deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-    ].compactMap { $0?.appendingPathComponent("blocksig").path }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "blocksig"
-  }
-
   static func decode(_ arguments: [String], stdin: String? = nil) throws -> Toolchain.Output {
-    try Toolchain.run(executable, ["decode"] + arguments, stdin: stdin)
+    try blocksig(["decode"] + arguments, stdin: stdin)
   }
 
   @Test func humanOutput() throws {
@@ -240,10 +231,10 @@ import Testing
   /// Input that is not UTF-8 is reported byte for byte (`0xff`), from an argument or from
   /// standard input, not as the U+FFFD a `String` would make of it (`0xef`).
   @Test func invalidUTF8IsReportedAsTheByteGiven() throws {
-    let argument = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode "$(printf 'v\377')""#, Self.executable])
+    let argument = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode "$(printf 'v\377')""#, Toolchain.blocksig])
     #expect(argument.status == 65)
     #expect(argument.stderr.hasPrefix("<argument 1>:1: error: unexpected byte 0xff\n"), "\(argument.stderr)")
-    let input = try Toolchain.run("/bin/sh", ["-c", #"printf 'i\n\376v\r\n' | exec "$0" decode"#, Self.executable])
+    let input = try Toolchain.run("/bin/sh", ["-c", #"printf 'i\n\376v\r\n' | exec "$0" decode"#, Toolchain.blocksig])
     #expect(input.status == 65)
     #expect(input.stderr.hasPrefix("<stdin>:2:1: error: unexpected byte 0xfe\n"), "\(input.stderr)")
     #expect(input.stdout.hasPrefix("i\n"))
@@ -252,7 +243,7 @@ import Testing
   /// Standard input that cannot be read (a directory) is unreadable input, 66; empty input
   /// is a usage error of `decode`, 64, with decode's usage.
   @Test func standardInputThatIsADirectoryOrEmpty() throws {
-    let directory = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode < /"#, Self.executable])
+    let directory = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode < /"#, Toolchain.blocksig])
     #expect(directory.status == 66)
     #expect(directory.stderr == "<stdin>: error: cannot read standard input: Is a directory\n")
     let empty = try Self.decode([], stdin: "")

@@ -4,13 +4,6 @@ import Testing
 
 /// End-to-end runs of the built `blocksig dump`.
 @Suite struct DumpCLITests {
-  /// The `blocksig` executable next to the test bundle in the build products directory.
-  static func blocksig() throws -> URL {
-    let url = URL(fileURLWithPath: Toolchain.blocksig)
-    try #require(FileManager.default.isExecutableFile(atPath: url.path), "blocksig not found at \(url.path)")
-    return url
-  }
-
   static let source = """
     int (^gb)(int, long) = ^(int a, long b) { return a + (int)b; };
     void take(void (^)(void)); int use(int (^)(int));
@@ -40,18 +33,18 @@ import Testing
       """, fileName: "escape.m",
       arguments: ["--target=arm64-apple-macos13", "-fblocks", "-fobjc-arc", "-c"], output: "escape.o")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    let run = try blocksig(["dump", object.path])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("_e8_v16\\x01?0\\x018l"), "\(run.stdout)")
     #expect(!run.stdout.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(run.stdout)")
-    let json = try Toolchain.run(try Self.blocksig(), ["dump", "--json", object.path])
+    let json = try blocksig(["dump", "--json", object.path])
     #expect(json.stdout.contains("v16\\u0001?0"), "\(json.stdout)")
   }
 
   @Test func jsonContract() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", object.path])
+    let run = try blocksig(["dump", "--json", object.path])
     #expect(run.status == 0)
     #expect(run.stderr == "")
     let document = try #require(
@@ -139,7 +132,7 @@ import Testing
     let second = try #require(addressOf["__both_block_invoke_2"])
     let both = try #require(addressOf["both"])
 
-    let text = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    let text = try blocksig(["dump", library.path])
     #expect(text.status == 0, "\(text.stderr)")
     for (descriptor, invoke) in [
       ("__block_descriptor_tmp", "__both_block_invoke"), ("__block_descriptor_tmp.1", "__both_block_invoke_2"),
@@ -147,7 +140,7 @@ import Testing
       #expect(text.stdout.contains("\(descriptor)  sites 1  invoke \(invoke)  [symbol,structural]\n"), "\(text.stdout)")
     }
 
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", library.path])
+    let run = try blocksig(["dump", "--json", library.path])
     #expect(run.status == 0)
     let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let blocks = try #require(document["blocks"] as? [[String: Any]])
@@ -181,13 +174,13 @@ import Testing
 
       """, fileName: "foo.cpp", arguments: ["-fblocks", "-O1", "-shared", "-fPIC", "-nostdlib"], output: "libfoo.so")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let plain = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    let plain = try blocksig(["dump", library.path])
     #expect(plain.stdout.contains("  invoke ___ZN2NS3Foo3barEi_block_invoke  "), "\(plain.stdout)")
-    let text = try Toolchain.run(try Self.blocksig(), ["dump", "-C", library.path])
+    let text = try blocksig(["dump", "-C", library.path])
     #expect(text.status == 0)
     #expect(text.stdout.contains("  invoke block in NS::Foo::bar(int)  "), "\(text.stdout)")
     #expect(text.stdout.contains("  invoke block 2 in NS::Foo::bar(int)  "), "\(text.stdout)")
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", "--json", "-C", library.path])
+    let run = try blocksig(["dump", "--json", "-C", library.path])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let blocks = try #require(document["blocks"] as? [[String: Any]])
     let sites = blocks.flatMap { $0["construction_sites"] as? [[String: Any]] ?? [] }
@@ -205,7 +198,7 @@ import Testing
   @Test func humanOutputIsOneLinePerBlockThenSummary() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    let run = try blocksig(["dump", object.path])
     #expect(run.status == 0)
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.first == "\(object.path): ELF64 x86_64 relocatable")
@@ -230,10 +223,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let stripped = directory.appendingPathComponent("libg-stripped.so")
     try Toolchain.check(strip, ["--strip-all", "-o", stripped.path, library.path])
-    let full = try Toolchain.run(try Self.blocksig(), ["dump", library.path])
+    let full = try blocksig(["dump", library.path])
     #expect(full.status == 0)
     #expect(full.stdout.split(separator: "\n").first == "\(library.path): ELF64 x86_64 shared")
-    let bare = try Toolchain.run(try Self.blocksig(), ["dump", stripped.path])
+    let bare = try blocksig(["dump", stripped.path])
     #expect(bare.status == 0)
     #expect(bare.stdout.split(separator: "\n").first == "\(stripped.path): ELF64 x86_64 shared, stripped")
   }
@@ -250,7 +243,7 @@ import Testing
 
       """, arguments: ["-fblocks", "-c"], output: "cd.o")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    let run = try blocksig(["dump", object.path])
     #expect(run.status == 0)
     #expect(run.stderr == "")
     #expect(
@@ -278,10 +271,10 @@ import Testing
       """, arguments: ["-c"], output: "w.o")
     defer { try? FileManager.default.removeItem(at: directory) }
     let message = "global block literal at .data+0x0 has flags 0x0 without BLOCK_IS_GLOBAL"
-    let colored = try Toolchain.run(try Self.blocksig(), ["dump", "--color-diagnostics", object.path])
+    let colored = try blocksig(["dump", "--color-diagnostics", object.path])
     #expect(colored.status == 0)
     #expect(colored.stderr == "\u{1B}[1m\(object.path):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \(message)\n")
-    let plain = try Toolchain.run(try Self.blocksig(), ["dump", object.path])
+    let plain = try blocksig(["dump", object.path])
     #expect(plain.status == 0)
     #expect(plain.stderr == "\(object.path): warning: \(message)\n")
   }
@@ -291,7 +284,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let text = directory.appendingPathComponent("notes.txt")
     try "not a binary @?0".write(to: text, atomically: true, encoding: .utf8)
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", text.path, object.path])
+    let run = try blocksig(["dump", text.path, object.path])
     #expect(run.status == 1)
     #expect(run.stderr == "\(text.path):0x0: error: not an ELF, Mach-O or archive file\n")
     #expect(run.stdout.hasPrefix("\(object.path): ELF64"))
@@ -305,7 +298,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let cut = directory.appendingPathComponent("cut.o")
     try Data(try Data(contentsOf: object).prefix(1000)).write(to: cut)
-    let run = try Toolchain.run(try Self.blocksig(), ["dump", cut.path])
+    let run = try blocksig(["dump", cut.path])
     #expect(run.status == 1, "\(run.stdout)")
     #expect(run.stdout == "")
     #expect(run.stderr.hasPrefix("\(cut.path):0x"), "\(run.stderr)")
@@ -316,13 +309,13 @@ import Testing
   @Test func directoriesNeedRecursionAndSkipNonBinaries() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let withoutFlag = try Toolchain.run(try Self.blocksig(), ["dump", directory.path])
+    let withoutFlag = try blocksig(["dump", directory.path])
     #expect(withoutFlag.status == 1)
     #expect(withoutFlag.stderr == "\(directory.path): error: is a directory (use -r to scan directories)\n")
     let nested = directory.appendingPathComponent("sub")
     try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: object, to: nested.appendingPathComponent("copy.o"))
-    let recursive = try Toolchain.run(try Self.blocksig(), ["dump", "-r", "--json", directory.path])
+    let recursive = try blocksig(["dump", "-r", "--json", directory.path])
     #expect(recursive.status == 0)
     #expect(recursive.stderr == "")
     // Two documents (b.o and sub/copy.o), the C source and IR-less files skipped.
@@ -354,18 +347,18 @@ import Testing
     let fifo = tree.appendingPathComponent("pipe")
     #expect(mkfifo(fifo.path, 0o600) == 0)
 
-    let run = try Toolchain.run(try Self.blocksig().path, ["dump", "-r", "tree"], currentDirectory: directory)
+    let run = try blocksig(["dump", "-r", "tree"], currentDirectory: directory)
     #expect(run.status == 0, "\(run.stderr)")
     let headers = run.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { $0.prefix { $0 != ":" } }
     #expect(headers == ["tree/lib/b.o.1", "tree/outside.o"])
 
-    let named = try Toolchain.run(try Self.blocksig(), ["dump", fifo.path])
+    let named = try blocksig(["dump", fifo.path])
     #expect(named.status == 1)
     #expect(named.stderr == "\(fifo.path): error: cannot read file: not a regular file\n")
   }
 
   @Test func missingArgumentIsAUsageError() throws {
-    let run = try Toolchain.run(try Self.blocksig(), ["dump"])
+    let run = try blocksig(["dump"])
     #expect(run.status == 64)
     #expect(run.stderr.contains("Usage: blocksig dump [--json] [--recursive] [--demangle] <paths> ..."))
   }

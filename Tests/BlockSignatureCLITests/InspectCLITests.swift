@@ -28,10 +28,6 @@ import Testing
 
   static let library: Result<URL, any Error> = Result { try buildFixturesLibrary(linkingDebianRuntime: false) }
 
-  func blocksig(_ arguments: String...) throws -> Toolchain.Output {
-    try Toolchain.run(Toolchain.blocksig, arguments)
-  }
-
   func json(_ output: Toolchain.Output) throws -> [String: Any] {
     try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
   }
@@ -122,7 +118,7 @@ import Testing
   ])
   func errors(_ arguments: [String], status: Int32, message: String) throws {
     let library = try Self.library.get().path
-    let output = try Toolchain.run(Toolchain.blocksig, ["inspect", "--library", library] + arguments)
+    let output = try blocksig(["inspect", "--library", library] + arguments)
     #expect(output.status == status)
     #expect(output.stdout == "")
     #expect(output.stderr.hasPrefix("blocksig: error: "))
@@ -151,8 +147,7 @@ import Testing
     #expect(output.stdout == "")
     // The path once: dlopen's own copy of it at the start of its reason is dropped.
     #expect(output.stderr == "blocksig: error: \(text.path): invalid ELF header\n")
-    let bare = try Toolchain.run(
-      Toolchain.blocksig, ["inspect", "--library", "notes.txt", "--symbol", "x"], currentDirectory: folder)
+    let bare = try blocksig(["inspect", "--library", "notes.txt", "--symbol", "x"], currentDirectory: folder)
     #expect(bare.status == 66)
     #expect(bare.stderr == "blocksig: error: notes.txt: invalid ELF header\n")
   }
@@ -198,8 +193,7 @@ import Testing
       "-fblocks", "-shared", "-fPIC", source.path, "-o", folder.appendingPathComponent("libblk.so").path,
       "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)",
     ])
-    let output = try Toolchain.run(
-      Toolchain.blocksig, ["inspect", "--library", "libblk.so", "--symbol", "mk"], currentDirectory: folder)
+    let output = try blocksig(["inspect", "--library", "libblk.so", "--symbol", "mk"], currentDirectory: folder)
     #expect(output.status == 0, "\(output.stderr)")
     #expect(output.stderr == "")
     let first = try #require(output.stdout.split(separator: "\n").first)
@@ -414,7 +408,7 @@ import Testing
       ["--pid", "1", "--address", "0xZZ"], ["--pid", "1", "--address", "0x10", "--library", "x.so"],
       ["--library", "x.so"], ["--all"], ["--pid", "1", "--all", "--address", "0x10"],
     ] {
-      let usage = try Toolchain.run(Toolchain.blocksig, ["inspect"] + arguments)
+      let usage = try blocksig(["inspect"] + arguments)
       #expect(usage.status == 64, "\(arguments)")
       #expect(usage.stdout == "")
     }

@@ -4,10 +4,6 @@ import Testing
 
 /// `blocksig method` and `blocksig block` end to end: whole stdout, stderr and exit status.
 @Suite struct MethodCLITests {
-  func blocksig(_ arguments: String...) throws -> Toolchain.Output {
-    try Toolchain.run(Toolchain.blocksig, arguments)
-  }
-
   @Test(
     arguments: zip(
       [
@@ -21,7 +17,7 @@ import Testing
         "v20@?0@?8i16\n", "v32@0:8@\"NSString\"16@?<v@?i>24\n",
       ]))
   func converts(_ arguments: [String], _ stdout: String) throws {
-    let output = try Toolchain.run(Toolchain.blocksig, arguments)
+    let output = try blocksig(arguments)
     #expect(output.status == 0)
     #expect(output.stdout == stdout)
     #expect(output.stderr == "")
@@ -85,49 +81,5 @@ import Testing
       output.stderr
         == "<signature>: error: cannot convert v24@0:8@16 from block form: argument 0 is @, not a block (@?)\n"
     )
-  }
-
-  @Test func help() throws {
-    let output = try blocksig("method", "--help")
-    #expect(output.status == 0)
-    #expect(
-      output.stdout == """
-        OVERVIEW: Print the Objective-C method form of a block or function signature.
-
-        The block argument @?0 becomes self and _cmd (@0:8), and every offset and the
-        frame length grow by one pointer, as clang writes a method with the same types.
-        Class names, nested block signatures and qualifiers are kept.
-
-        Examples:
-          blocksig method 'i20@?0i8r*12'          # i28@0:8i16r*20
-          blocksig method --from function 'i12i0r*4'
-          blocksig method --json --target i386-linux 'v12@?0d4'
-
-        Malformed input exits with 65 and an error naming the byte offset on standard
-        error.
-
-        USAGE: blocksig method [--json] [--target <target>] [--from <from>] <signature> [--color-diagnostics] [--no-color-diagnostics]
-
-        ARGUMENTS:
-          <signature>             The signature to convert.
-
-        OPTIONS:
-          --json                  Print one JSON document instead of the signature
-                                  alone.
-          --target <target>       The data model whose pointer size the hidden
-                                  arguments take. (values: x86_64-linux, aarch64-linux,
-                                  arm64-apple, i386-linux, x86_64-windows; default:
-                                  x86_64-linux)
-          --from <from>           The form of the input: block, method or function (by
-                                  default, from its first arguments). (values: block,
-                                  method, function)
-          --color-diagnostics/--no-color-diagnostics
-                                  Colour the diagnostics on standard error (default:
-                                  when it is a terminal).
-          --version               Show the version.
-          -h, --help              Show help information.
-
-
-        """)
   }
 }

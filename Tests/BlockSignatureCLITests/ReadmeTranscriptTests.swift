@@ -68,8 +68,7 @@ import Testing
     let (arguments, head) = Self.arguments(of: transcript.command)
     try #require(arguments.first == ".build/debug/blocksig")
     let built = Toolchain.productsDirectory.path + "/"
-    let output = try Toolchain.run(
-      Toolchain.blocksig, arguments.dropFirst().map { $0.replacingOccurrences(of: ".build/debug/", with: built) })
+    let output = try blocksig(arguments.dropFirst().map { $0.replacingOccurrences(of: ".build/debug/", with: built) })
     var stdout = output.stdout.replacingOccurrences(of: built, with: ".build/debug/")
     if let head {
       stdout =

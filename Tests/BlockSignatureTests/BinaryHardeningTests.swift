@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Hostile binaries (issue 7): truncated at every header boundary, tables outside the file or
+/// Hostile binaries: truncated at every header boundary, tables outside the file or
 /// overflowing, indices out of range, relocation counts beyond the file, self-referencing
 /// tables, absurd descriptors and a 4 GiB sparse file. Each gives a report with warnings or a
 /// typed `BinaryScanError` with an offset; nothing traps.
@@ -174,7 +174,7 @@ import Testing
   /// A Mach-O object cut anywhere is a typed error with an offset, like an ELF file cut
   /// anywhere: its load commands name a segment, symbol table or string table past the new end
   /// of the file. It is never a clean report that calls the file stripped because its symbol
-  /// table was cut off (before the fix, a cut at 1000 bytes gave "stripped, 0 descriptors").
+  /// table was cut off (a cut at 1000 bytes, one of the lengths tried, drops the symbol table).
   @Test(arguments: ["arm64-apple-macos11", "x86_64-apple-macos11"])
   func machOObjectCutAnywhereIsMalformedNotStripped(_ target: String) throws {
     let bytes = try Self.build("b.o", ["-target", target, "-c"])

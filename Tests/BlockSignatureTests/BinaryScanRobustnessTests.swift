@@ -82,23 +82,37 @@ import Testing
   @Test func corruptedFilesNeverCrash() throws {
     let (data, directory) = try Self.sampleObject()
     defer { try? FileManager.default.removeItem(at: directory) }
-    // A fixed-seed generator (SplitMix64) so any failure replays; BLOCKSIG_SEED overrides the seed.
-    var state = UInt64(ProcessInfo.processInfo.environment["BLOCKSIG_SEED"] ?? "") ?? 0x5eed
-    func next() -> UInt64 {
-      state &+= 0x9e37_79b9_7f4a_7c15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-      z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-      return z ^ (z >> 31)
-    }
+    // A fixed seed so any failure replays; BLOCKSIG_SEED overrides it.
+    var random = SeededRandom(seed: UInt64(ProcessInfo.processInfo.environment["BLOCKSIG_SEED"] ?? "") ?? 0x5eed)
+    var reports = 0
+    var errors = 0
     for _ in 0..<300 {
       var copy = [UInt8](data)
       for _ in 0..<8 {
-        let index = Int(next() % UInt64(copy.count))
-        copy[index] = UInt8(truncatingIfNeeded: next())
+        let index = Int(random.next() % UInt64(copy.count))
+        copy[index] = UInt8(truncatingIfNeeded: random.next())
       }
-      copy.withUnsafeBytes { bytes in _ = try? BinaryScanner.scan(bytes: bytes, name: "fuzz") }
+      // Each damaged file gives a report of that file or a typed error that says what is wrong.
+      let result = copy.withUnsafeBytes { bytes in
+        Result { () throws(BinaryScanError) in
+          try BinaryScanner.scan(bytes: bytes, name: "fuzz")
+        }
+      }
+      switch result {
+      case .success(let scanned):
+        reports += 1
+        #expect(!scanned.isEmpty)
+        for report in scanned {
+          #expect(report.file.hasPrefix("fuzz"))
+          #expect(report.warnings.count <= BinaryScanReport.warningLimit + 1)
+          #expect(report.warnings.allSatisfy { !$0.description.isEmpty })
+        }
+      case .failure(let error):
+        errors += 1
+        #expect(!error.description.isEmpty, "\(error.kind) at \(error.offset.map { "\($0)" } ?? "nil")")
+      }
     }
+    #expect(reports + errors == 300)
   }
 
   @Test func damagedSectionTableIsATypedErrorWithOffset() throws {

@@ -354,7 +354,7 @@ struct CompatibilityCase: CustomTestStringConvertible, Sendable {
     .init(
       level: .abi, model: .aarch64Linux, candidate: "v@?qqqqqqqsc", expected: "v@?qqqqqqq{?=cc}c", compatible: true,
       diagnostics: []),
-    // blockskit: first characters, the longer signature is the method; issue 348 not reproduced.
+    // blockskit: first characters, the longer signature is the method; different types fail.
     .init(
       level: .blocksKit, candidate: "v@?i", expected: "v@:d", compatible: false,
       diagnostics: ["error: argument 1: type code 'i' does not match 'd' (i vs d)"]),

@@ -3,7 +3,7 @@ import BlockSignatureBinary
 import BlockSignatureRuntime
 import Testing
 
-/// Hostile and malformed encodings (issue 7): every one is a typed `EncodingError` whose kind
+/// Hostile and malformed encodings: every one is a typed `EncodingError` whose kind
 /// and byte offset are exact, and deep or huge input is cut off at the depth limit, so the work
 /// done is bounded by the limit, not by the input.
 @Suite struct EncodingHardeningTests {
@@ -30,7 +30,7 @@ import Testing
     }
   }
 
-  /// (input bytes, kind, offset): one row per hostile shape the issue lists.
+  /// (input bytes, kind, offset): one row per hostile shape.
   static let typeErrors: [([UInt8], EncodingError.Kind, Int)] = [
     // Empty.
     ([], .emptyInput, 0),

@@ -5,7 +5,7 @@ import CBlockABI
 import Foundation
 import Testing
 
-/// Live blocks whose pointers lead into unreadable memory (issue 7). Complements
+/// Live blocks whose pointers lead into unreadable memory. Complements
 /// `InspectionErrorTests` (NULL block, misaligned, unmapped block, NULL descriptor, NULL
 /// signature, absurdly small size, unterminated signature).
 ///

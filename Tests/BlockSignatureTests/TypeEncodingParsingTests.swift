@@ -1,6 +1,7 @@
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
+import TestSupport
 import Testing
 
 @Suite struct TypeEncodingParsingTests {
@@ -271,19 +272,6 @@ import Testing
     let clock = ContinuousClock()
     let elapsed = clock.measure { _ = try? SignatureEncoding(parsing: input) }
     #expect(elapsed < .seconds(10))
-  }
-}
-
-/// A seeded generator (SplitMix64) for repeatable random tests.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

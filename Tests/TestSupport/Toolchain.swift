@@ -62,14 +62,19 @@ package enum Toolchain {
   }
 
   /// Runs a program and waits for it; `stdin` is written to its standard input. It runs in
-  /// `currentDirectory` if given, else in this process's current directory.
+  /// `currentDirectory` if given, else in this process's current directory, with this
+  /// process's environment and `environment`'s entries added or replaced.
   package static func run(
-    _ executable: String, _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil
+    _ executable: String, _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil,
+    environment: [String: String] = [:]
   ) throws -> Output {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe(), input = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -127,4 +132,26 @@ package enum Toolchain {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+}
+
+/// The built `blocksig` (``Toolchain/blocksig``) is missing.
+package struct BlocksigNotBuilt: Error, CustomStringConvertible {
+  package var path: String
+  package var description: String { "blocksig not found at \(path): build the package's products first" }
+}
+
+/// Runs the built `blocksig` with `arguments` and waits for it, as
+/// ``Toolchain/run(_:_:stdin:currentDirectory:environment:)`` does.
+package func blocksig(
+  _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil, environment: [String: String] = [:]
+) throws -> Toolchain.Output {
+  let path = Toolchain.blocksig
+  guard FileManager.default.isExecutableFile(atPath: path) else { throw BlocksigNotBuilt(path: path) }
+  return try Toolchain.run(
+    path, arguments, stdin: stdin, currentDirectory: currentDirectory, environment: environment)
+}
+
+/// Runs the built `blocksig` with `arguments` and waits for it.
+package func blocksig(_ arguments: String...) throws -> Toolchain.Output {
+  try blocksig(arguments)
 }

@@ -364,7 +364,7 @@ extension TypeEncoding {
     case .complex(let inner):
       guard let (elementSize, _) = try? engine.measure(inner) else { return false }
       // Both halves at one offset add the same classes twice: once is enough, and nested
-      // zero-sized `_Complex` (`jjj…jv`) no longer costs 2^depth calls.
+      // zero-sized `_Complex` (`jjj…jv`) costs one call per level, not 2^depth.
       if elementSize == 0 { return inner.classifySystemV(at: offset, into: &classes, engine: &engine) }
       guard inner.classifySystemV(at: offset, into: &classes, engine: &engine),
         inner.classifySystemV(at: offset + elementSize, into: &classes, engine: &engine)

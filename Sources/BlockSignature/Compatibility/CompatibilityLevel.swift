@@ -82,7 +82,7 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   ///
   /// Known flaws, kept: `{A=i}` passes for `{B=d}` and `^i` for `^d` (first character only);
   /// `r*` fails against `*`; two different signatures with the same argument count always
-  /// fail. BlocksKit issue 348, where any two types passed, is *not* reproduced: method
+  /// fail. BlocksKit's flaw that lets any two types pass is *not* reproduced: method
   /// `v@:d` against block `v@?i` is incompatible. Passes that the equivalent level would reject
   /// come with warnings.
   case blocksKit = "blockskit"

@@ -24,7 +24,7 @@ extension BlockSig {
                       stack once the argument registers run out) on --target;
                       signedness differences warn
           blockskit   BlocksKit's first-character rule (the longer signature is
-                      the method), without its issue 348
+                      the method), without its flaw that passes any two types
           aspects     Aspects' rule: fewer block arguments allowed, argument 1
                       an object, return ignored
 

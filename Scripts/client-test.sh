@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds Tests/ClientPackage, a package that depends on this one by path as a new user's
+# would, runs its two executables, and checks that the one using only the core product
+# (BlockSignature) does not need libBlocksRuntime or libffi.
+#
+#   Scripts/client-test.sh [extra swift build arguments, e.g. -j 1]
+set -euo pipefail
+cd "$(dirname "$0")/../Tests/ClientPackage"
+scratch=.build  # Tests/ClientPackage/.build, ignored by .gitignore's `.build/`
+swift build --scratch-path "$scratch" "$@"
+bin=$(swift build --scratch-path "$scratch" --show-bin-path)
+
+echo "== RuntimeClient"
+"$bin/RuntimeClient"
+echo "== CoreClient"
+"$bin/CoreClient"
+
+echo "== CoreClient's libraries"
+status=0
+needed=$(readelf -d "$bin/CoreClient" | sed -n 's/.*Shared library: \[\(.*\)\]$/\1/p')
+loaded=$(ldd "$bin/CoreClient")
+echo "needed: $(tr '\n' ' ' <<<"$needed")"
+for library in libBlocksRuntime libffi; do
+  if grep -q "^$library" <<<"$needed"; then
+    echo "FAIL CoreClient needs $library" >&2
+    status=1
+  elif grep -q "$library" <<<"$loaded"; then
+    # Every Swift program loads libBlocksRuntime through the Swift runtime
+    # (libswift_Concurrency → libdispatch): allowed only when a library CoreClient needs
+    # brings it.
+    via=""
+    for dependency in $needed; do
+      path=$(awk -v name="$dependency" '$1 == name { print $3 }' <<<"$loaded")
+      if [ -n "$path" ] && ldd "$path" | grep -q "$library"; then via="$via $dependency"; fi
+    done
+    if [ -z "$via" ]; then
+      echo "FAIL CoreClient loads $library, and no library it needs brings it:" >&2
+      grep "$library" <<<"$loaded" >&2
+      status=1
+    else
+      echo "$library: not needed, loaded only through$via"
+    fi
+  fi
+done
+# The same test on RuntimeClient must see libBlocksRuntime, or the test above proves nothing.
+if ! readelf -d "$bin/RuntimeClient" | grep -q 'Shared library: \[libBlocksRuntime'; then
+  echo "FAIL RuntimeClient does not need libBlocksRuntime: the check above cannot see it" >&2
+  status=1
+fi
+if [ "$status" -eq 0 ]; then echo "client package: ok"; fi
+exit "$status"

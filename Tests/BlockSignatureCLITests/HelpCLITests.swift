@@ -1,0 +1,328 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The whole `--help` of `blocksig` and of each subcommand, as printed 80 columns wide: a
+/// changed line of help fails here, so that help changes only on purpose.
+@Suite struct HelpCLITests {
+  /// `blocksig ARGUMENTS --help`, with the width fixed (COLUMNS, LINES) so that a terminal's
+  /// size in the environment cannot change where ArgumentParser wraps.
+  static func help(_ arguments: [String]) throws -> Toolchain.Output {
+    try blocksig(arguments + ["--help"], environment: ["COLUMNS": "80", "LINES": "25"])
+  }
+
+  @Test(arguments: ["", "decode", "inspect", "dump", "method", "block", "check"])
+  func helpIsAsPinned(_ command: String) throws {
+    let output = try Self.help(command.isEmpty ? [] : [command])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    let expected = try #require(Self.expected[command], "no pinned help for '\(command)'")
+    #expect(output.stdout == expected)
+  }
+
+  /// Each subcommand the top-level help lists has its help pinned in ``expected``.
+  @Test func everySubcommandIsPinned() throws {
+    let listed = try Self.help([]).stdout.split(separator: "\n").compactMap { line -> String? in
+      guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
+      let name = line.dropFirst(2).prefix { $0 != " " }
+      return !name.isEmpty && name.allSatisfy(\.isLowercase) ? String(name) : nil
+    }
+    #expect(listed.count == 6)
+    #expect(Set(listed) == Set(Self.expected.keys).subtracting([""]))
+  }
+
+  /// The help of `blocksig` (key "") and of each subcommand.
+  static let expected: [String: String] = [
+    "": #"""
+    OVERVIEW: Inspect clang blocks: signatures, layouts and live block objects.
+
+    Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; 65
+    malformed encoding or binary, or not a block; 66 unreadable input. dump goes on
+    past a file it cannot read or decode and exits 1 if any failed.
+
+    USAGE: blocksig <subcommand>
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      decode                  Decode block signatures, method signatures and type
+                              encodings.
+      inspect                 Inspect a live block: one a shared library provides,
+                              or one in a running process.
+      dump                    List every block in ELF and Mach-O binaries, stripped
+                              or not.
+      method                  Print the Objective-C method form of a block or
+                              function signature.
+      block                   Print the block form of a method or function
+                              signature.
+      check                   Check whether a candidate signature can be used where
+                              another is expected.
+
+      See 'blocksig help <subcommand>' for detailed help.
+
+    """#,
+    "decode": #"""
+    OVERVIEW: Decode block signatures, method signatures and type encodings.
+
+    Prints the return type and each argument with its C type, size, alignment and
+    offset, the C declaration and the Swift type, and notes where written offsets
+    differ from what clang would write or where the encoding cannot decide a
+    layout. For a block, a method or a C function, "passed in" names where a call
+    on --target puts each argument (registers, stack+offset from the first stack
+    argument, ? where the encoding does not say) and where the return value comes
+    back (registers, or memory with the pointer to its buffer).
+
+    Examples:
+      blocksig decode 'i20@?0i8r*12'
+      blocksig decode --json --target i386-linux 'v12@?0q4'
+      printf 'v@:@\n{P=dic}\n' | blocksig decode
+
+    Malformed input exits with 65 and an error naming the byte offset on standard
+    error.
+
+    USAGE: blocksig decode [--json] [--target <target>] [<signatures> ...] [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <signatures>            Signatures or type encodings; read one per line from
+                              standard input when omitted.
+
+    OPTIONS:
+      --json                  Print one JSON document per input instead of text.
+      --target <target>       The data model to lay out for. (values: x86_64-linux,
+                              aarch64-linux, arm64-apple, i386-linux,
+                              x86_64-windows; default: x86_64-linux)
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "inspect": #"""
+    OVERVIEW: Inspect a live block: one a shared library provides, or one in a
+    running process.
+
+    With --library, the block is either returned by a `const void *(*)(void)`
+    function (--symbol) or held in a global block variable (--variable). The
+    library is loaded with dlopen into this process, so its constructors run:
+    inspect only libraries you trust.
+
+    With --pid and --address, the block at that address in another process is read
+    (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope
+    that allows it), without stopping or changing the process; names come from the
+    image files its /proc/<pid>/maps lists. Take the address from a debugger, a log
+    or the program itself. With --pid and --all, the process's readable memory
+    (heap, stacks, data) is searched for words holding the address of a block class
+    of its runtime, and every one that reads as a block of that class is listed.
+
+    Examples:
+      blocksig inspect --library libBlockFixtures.so --symbol bf_int_long
+      blocksig inspect --library libfoo.so --variable handler --json
+      blocksig inspect --pid 4242 --address 0x55d0c6f4a2c0
+      blocksig inspect --pid 4242 --all --json
+
+    Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a
+    block-looking object, 66 the library cannot be read or loaded, or has no such
+    symbol, or the process does not exist, may not be read or is a 32-bit program.
+
+    USAGE: blocksig inspect [--library <library>] [--symbol <symbol>] [--variable <variable>] [--pid <pid>] [--address <address>] [--all] [--json] [--demangle] [--color-diagnostics] [--no-color-diagnostics]
+
+    OPTIONS:
+      --library <library>     The shared library to load.
+      --symbol <symbol>       A function that takes no arguments and returns the
+                              block.
+      --variable <variable>   A global variable that holds the block.
+      --pid <pid>             A running process to read the block from (with
+                              --address).
+      --address <address>     The block's address in that process, hex (0x…) or
+                              decimal.
+      --all                   With --pid: list every block found in the process's
+                              memory.
+      --json                  Print one JSON document instead of text.
+      -C, --demangle          Show Swift, C++ and block invoke names demangled in
+                              the text (JSON has both forms).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "dump": #"""
+    OVERVIEW: List every block in ELF and Mach-O binaries, stripped or not.
+
+    Finds global block literals (through relocations, dynamic relocations or the
+    copied _NSConcreteGlobalBlock), descriptors by symbol, and, in stripped files,
+    descriptors by a structural scan for signature strings and the descriptor words
+    that point at them. In x86_64 and AArch64 images (linked, or objects), each
+    stack block's construction sites are found in the code (the instructions that
+    load its descriptor's address) with the invoke function stored beside it.
+
+    Human output has one line per block, sorted by address, then a summary. With
+    --json, each binary (each archive member) gives one pretty-printed JSON
+    document with "schema": "blocksig-dump/1"; documents follow each other on
+    stdout.
+
+    A file that cannot be read or is damaged gives a diagnostic on stderr and the
+    scan goes on; the exit status is 1 if any file failed. Files found by -r that
+    are not ELF, Mach-O or ar archives are skipped; -r follows symbolic links to
+    files (each file is scanned once) but not to directories.
+
+    Examples:
+      blocksig dump libdispatch.so
+      blocksig dump --json -r build/
+
+    USAGE: blocksig dump [--json] [--recursive] [--demangle] <paths> ... [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <paths>                 Binaries, archives or directories to scan.
+
+    OPTIONS:
+      --json                  Print one JSON document per binary.
+      -r, --recursive         Scan directories recursively.
+      -C, --demangle          Show Swift, C++ and block invoke names demangled in
+                              the text (JSON has both forms).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "method": #"""
+    OVERVIEW: Print the Objective-C method form of a block or function signature.
+
+    The block argument @?0 becomes self and _cmd (@0:8), and every offset and the
+    frame length grow by one pointer, as clang writes a method with the same types.
+    Class names, nested block signatures and qualifiers are kept.
+
+    Examples:
+      blocksig method 'i20@?0i8r*12'          # i28@0:8i16r*20
+      blocksig method --from function 'i12i0r*4'
+      blocksig method --json --target i386-linux 'v12@?0d4'
+
+    Malformed input exits with 65 and an error naming the byte offset on standard
+    error.
+
+    USAGE: blocksig method [--json] [--target <target>] [--from <from>] <signature> [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <signature>             The signature to convert.
+
+    OPTIONS:
+      --json                  Print one JSON document instead of the signature
+                              alone.
+      --target <target>       The data model whose pointer size the hidden
+                              arguments take. (values: x86_64-linux, aarch64-linux,
+                              arm64-apple, i386-linux, x86_64-windows; default:
+                              x86_64-linux)
+      --from <from>           The form of the input: block, method or function (by
+                              default, from its first arguments). (values: block,
+                              method, function)
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "block": #"""
+    OVERVIEW: Print the block form of a method or function signature.
+
+    self and _cmd (@0:8) become the block argument @?0, and every offset and the
+    frame length shrink by one pointer. A function signature (offsets from 0) gains
+    @?0 and grows by one pointer. Class names, nested block signatures and
+    qualifiers are kept.
+
+    Examples:
+      blocksig block 'v24@0:8@16'             # v16@?0@8
+      blocksig block --from function 'v12@?0i8'
+      blocksig block --json 'i28@0:8i16r*20'
+
+    Malformed input exits with 65 and an error naming the byte offset on standard
+    error.
+
+    USAGE: blocksig block [--json] [--target <target>] [--from <from>] <signature> [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <signature>             The signature to convert.
+
+    OPTIONS:
+      --json                  Print one JSON document instead of the signature
+                              alone.
+      --target <target>       The data model whose pointer size the hidden
+                              arguments take. (values: x86_64-linux, aarch64-linux,
+                              arm64-apple, i386-linux, x86_64-windows; default:
+                              x86_64-linux)
+      --from <from>           The form of the input: block, method or function (by
+                              default, from its first arguments). (values: block,
+                              method, function)
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "check": #"""
+    OVERVIEW: Check whether a candidate signature can be used where another is
+    expected.
+
+    Compares the return type and the explicit arguments (after the block, or after
+    self and _cmd), so a block can be checked against a block, a method or a
+    function: method arguments 2… meet block arguments 1…. Every difference is
+    explained with its position, both encodings, the numbers and the encoding that
+    would match.
+
+    Levels, strictest first:
+      identical   the same types; offsets ignored
+      equivalent  also ignores qualifiers, class names, object kinds, *≈^c,
+                  anonymous against named structs ({?=ii}≈{P=ii}, but not
+                  {A=ii}≈{B=ii}), opaque against expanded, field names
+      abi         the same size, register class and place (registers, or
+                  stack once the argument registers run out) on --target;
+                  signedness differences warn
+      blockskit   BlocksKit's first-character rule (the longer signature is
+                  the method), without its flaw that passes any two types
+      aspects     Aspects' rule: fewer block arguments allowed, argument 1
+                  an object, return ignored
+
+    Examples:
+      blocksig check 'v16@?0@8' 'v24@0:8@16'
+      blocksig check --level abi --json 'v20@?0i8q12' 'v16@?0i8i12'
+
+    Exit codes: 0 compatible, 1 not compatible, 64 usage error, 65 malformed
+    signature (the byte offset and the input underlined on standard error).
+
+    USAGE: blocksig check [--level <level>] [--target <target>] [--json] <candidate> <expected> [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <candidate>             The signature to check (usually a block).
+      <expected>              The signature it must fit (a block, method or
+                              function).
+
+    OPTIONS:
+      --level <level>         How strictly to compare. (values: identical,
+                              equivalent, abi, blockskit, aspects; default:
+                              equivalent)
+      --target <target>       The data model for sizes and register classes.
+                              (values: x86_64-linux, aarch64-linux, arm64-apple,
+                              i386-linux, x86_64-windows; default: x86_64-linux)
+      --json                  Print one JSON document instead of text.
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+  ]
+}

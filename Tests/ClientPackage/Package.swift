@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+// A package that uses BlockSignature as a new user would: a path dependency and no settings
+// of its own. `Scripts/client-test.sh` builds it and runs both executables.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name (the checkout may be called anything).
+let library = URL(fileURLWithPath: Context.packageDirectory)
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+  name: "ClientPackage",
+  dependencies: [
+    .package(path: "../..")
+  ],
+  targets: [
+    // The README's library example: a live block, through BlockSignatureRuntime.
+    .executableTarget(
+      name: "RuntimeClient",
+      dependencies: [.product(name: "BlockSignatureRuntime", package: library)]
+    ),
+    // The core product alone: it must not need libBlocksRuntime or libffi.
+    .executableTarget(
+      name: "CoreClient",
+      dependencies: [.product(name: "BlockSignature", package: library)]
+    ),
+  ]
+)
