@@ -65,7 +65,7 @@ private struct JSONConversion {
     -> CValue
   {
     let bare = type.unqualified
-    let name = bare.cDeclaration(for: model)
+    let name = type.cDeclaration(for: model)
     func mismatch(_ expected: String) -> ConversionError {
       ConversionError(kind: .typeMismatch, path: path, reason: "expected \(expected) for \(name), got \(json.kindName)")
     }
@@ -152,7 +152,11 @@ private struct JSONConversion {
       switch json {
       case .string(let text): return .string(text)
       case .null: return .string(nil)
-      default: return .pointer(try address(json, name: name, path: path))
+      case .number: return .pointer(try address(json, name: name, path: path))
+      default:
+        throw ConversionError(
+          kind: .typeMismatch, path: path,
+          reason: "expected a string, an address or null for \(name), got \(json.kindName)")
       }
     case .class, .selector, .atom:
       return .pointer(try address(json, name: name, path: path))
