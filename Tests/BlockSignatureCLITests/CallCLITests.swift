@@ -198,6 +198,21 @@ import Testing
     #expect(malformed.stderr.hasPrefix("blocksig call: error: the declared signature: "), "\(malformed.stderr)")
   }
 
+  /// A `char *` declared over a `long` (the same ABI class): the `__block` total returns the
+  /// address of the string passed, read back as a string; an address that cannot be read
+  /// comes back as a number with a warning, not a crash.
+  @Test func returnedCStrings() throws {
+    #expect(
+      try result("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0*8", #""h\u00e9llo \"x\"""#)
+        == #"return  char *  "héllo \"x\"""# + "\n")
+    #expect(
+      try result("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0*8", "null") == "return  char *  null\n")
+    let wild = try call("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0q8", "5")
+    #expect(wild.status == 0)
+    #expect(wild.stdout == "return  char *  5\n")
+    #expect(wild.stderr == "blocksig call: warning: the returned char * 0x5 cannot be read: shown as an address\n")
+  }
+
   /// A block without a signature needs one declared; with it, it is called.
   @Test func blockWithoutASignature() throws {
     let refused = try failure("--symbol", "bf_block_without_signature")

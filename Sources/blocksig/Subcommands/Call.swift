@@ -102,6 +102,12 @@ extension BlockSig {
       } catch {
         throw fail(65, error.description)
       }
+      if case .pointer(let address) = result {
+        if case .primitive(.cString) = invocation.signature.encoding.returnType.unqualified {
+          Diagnostics.write(
+            "blocksig call: warning: the returned char * \(hex(address)) cannot be read: shown as an address\n")
+        }
+      }
       print(output(result, signature: invocation.signature))
     }
 
