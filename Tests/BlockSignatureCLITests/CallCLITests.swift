@@ -193,6 +193,14 @@ import Testing
           fix-it: replace i with q
 
         """), "\(refused.stderr)")
+    // Level aspects ignores the return type: a terabyte structure is refused, not allocated.
+    let huge = try failure(
+      "--symbol", "bf_void_no_parameters", "--level", "aspects", "--signature", "{S=[1048576[1048576c]]}8@?0")
+    #expect(huge.status == 65)
+    #expect(
+      huge.stderr
+        == "blocksig call: error: return value: a value of 1099511627776 bytes is larger than a call passes (at most 16777216)\n"
+    )
     let malformed = try failure("--symbol", "bf_int_long", "--signature", "i20@?0{", "1", "2")
     #expect(malformed.status == 65)
     #expect(malformed.stderr.hasPrefix("blocksig call: error: the declared signature: "), "\(malformed.stderr)")
