@@ -38,8 +38,8 @@ extension BlockSig {
         any width, floating point the shortest text that reads back the same.
 
         Examples:
-          blocksig call --library libBlockFixtures.so --symbol bf_global_block_variable_value 3 0.5
-          blocksig call --library libfoo.so --variable handler --json -- '"text"' '[1, -2]'
+          blocksig call --library libBlockFixtures.so --symbol bf_int_long 7 9
+          blocksig call --library libfoo.so --variable cb --json '"text"' '[1, 2]'
           blocksig call --library libfoo.so --symbol make --signature 'v16@?0q8' -- -1
 
         Exit codes: 0 the block was called, 64 usage error, 65 a wrong number of arguments, \
