@@ -76,7 +76,8 @@ let package = Package(
     ),
     .testTarget(
       name: "BlockSignatureCLITests",
-      dependencies: ["blocksig", "BlockFixtures", "TestSupport"],
+      // BlockSignature: the call tests read each fixture's parameter types to make arguments.
+      dependencies: ["blocksig", "BlockFixtures", "TestSupport", "BlockSignature"],
       swiftSettings: swiftSettings
     ),
   ],

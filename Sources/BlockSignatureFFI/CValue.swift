@@ -31,6 +31,7 @@ public enum CValue: Hashable, Sendable {
   /// Any pointer, object, selector, class or block, as an address (0 is NULL).
   case pointer(UInt)
   /// A `char *`: a string passed as a NUL-terminated copy that lives for the call, or NULL.
+  /// A returned `char *` whose memory cannot be read comes back as ``pointer(_:)``.
   case string(String?)
   /// A structure's members (or an array's elements) in order.
   case aggregate([CValue])

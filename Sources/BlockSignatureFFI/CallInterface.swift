@@ -30,6 +30,7 @@ final class CallInterface: @unchecked Sendable {
     for (index, argument) in signature.encoding.arguments.enumerated() {
       do {
         let shape = try ValueShape(argument.type, model: model)
+        try Self.checkSize(of: shape)
         let type = try arena.type(for: argument.type, shape: shape, model: model, asParameter: true)
         shapes.append(shape)
         passed.append(type != nil)
@@ -41,6 +42,7 @@ final class CallInterface: @unchecked Sendable {
     let returnType: UnsafeMutablePointer<ffi_type>?
     do {
       returnShape = try ValueShape(signature.encoding.returnType, model: model)
+      try Self.checkSize(of: returnShape)
       returnType = try arena.type(
         for: signature.encoding.returnType, shape: returnShape, model: model, asParameter: false)
     } catch {
@@ -65,6 +67,18 @@ final class CallInterface: @unchecked Sendable {
   deinit {
     cif.deallocate()
     argumentTypes.deallocate()
+  }
+
+  /// The most bytes one argument or the return value may have: every call allocates them, and
+  /// libffi is told a value in memory word by word.
+  static let maximumValueSize = 1 << 24
+
+  /// Refuses a value too large to allocate for a call (a declared `{S=[1048576[1048576c]]}`).
+  private static func checkSize(of shape: ValueShape) throws(ShapeError) {
+    guard shape.size <= maximumValueSize else {
+      throw ShapeError(
+        path: [], reason: "a value of \(shape.size) bytes is larger than a call passes (at most \(maximumValueSize))")
+    }
   }
 
   /// Refuses a signature whose offsets show a layout the encoding hides (a packed or

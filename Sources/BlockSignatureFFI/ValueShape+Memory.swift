@@ -1,6 +1,8 @@
 // Writing a CValue into the bytes of its C type and reading one back, checked against the shape.
 // Memory is little-endian on every target this module builds for (x86_64, AArch64).
 
+import BlockSignatureRuntime
+
 /// C strings made for one call, freed together when it ends.
 struct CStringArena: ~Copyable {
   private var pointers: [UnsafeMutablePointer<CChar>] = []
@@ -100,7 +102,11 @@ extension ValueShape {
     }
   }
 
-  /// Reads the value at `address`. A `char *` that is not NULL is read as a C string.
+  /// The most bytes of a returned C string read (a longer one is cut there).
+  static let cStringLimit = 1 << 24
+
+  /// Reads the value at `address`. A `char *` that is not NULL is read as a C string, or is
+  /// ``CValue/pointer(_:)`` when its memory cannot be read.
   func load(from address: UnsafeRawPointer) -> CValue {
     switch self {
     case .empty: return .void
@@ -121,8 +127,13 @@ extension ValueShape {
     case .pointer(let isCString):
       let word = address.loadUnaligned(as: UInt.self)
       guard isCString else { return .pointer(word) }
-      guard let text = UnsafePointer<CChar>(bitPattern: word) else { return .string(nil) }
-      return .string(String(cString: text))
+      guard word != 0 else { return .string(nil) }
+      // A checked read: a `char *` declared over another type may hold any address. One
+      // that cannot be read comes back as the address.
+      switch ProcessMemory().cString(at: word, limit: Self.cStringLimit) {
+      case .success(let string): return .string(String(decoding: string.bytes, as: UTF8.self))
+      case .failure: return .pointer(word)
+      }
     case .record(_, let members):
       return .aggregate(members.map { $0.shape.load(from: address + $0.offset) })
     case .array(let count, let stride, let element):

@@ -6,7 +6,8 @@ extension ValueShape {
   static func integerBits(_ value: CValue, isSigned: Bool, width: Int, name: String, path: [String]) throws(ValueError)
     -> UInt128
   {
-    let low: Int128 = isSigned ? (width == 128 ? .min : -(Int128(1) << (width - 1))) : 0
+    // An arithmetic shift of Int128.min: negating 1 << 127 would overflow at 128 bits.
+    let low: Int128 = isSigned ? Int128.min >> (128 - width) : 0
     let high: UInt128 = isSigned ? (UInt128(1) << (width - 1)) - 1 : (width == 128 ? .max : (UInt128(1) << width) - 1)
     let range = "\(low)...\(high)"
     switch value {

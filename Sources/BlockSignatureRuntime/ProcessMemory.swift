@@ -9,14 +9,14 @@ import CBlockSignatureShims
 /// a crash. Where that call is unavailable for this process (another OS, a seccomp sandbox),
 /// its own reads are unchecked and ``isChecked`` is false; another process's memory is read
 /// through that call only.
-struct ProcessMemory {
+package struct ProcessMemory {
   /// The process read; nil for this one.
   let pid: Int32?
   /// Whether reads are checked against the process's mappings.
   let isChecked: Bool
 
   /// This process's memory.
-  init() {
+  package init() {
     pid = nil
     var probe: UInt64 = 0
     var target: UInt64 = 0x5a5a
@@ -64,7 +64,7 @@ struct ProcessMemory {
   ///
   /// - Returns: the bytes and whether a NUL ended them within `limit` bytes, or the error of
   ///   the first read when not even the first byte is readable.
-  func cString(at address: UInt, limit: Int) -> Result<(bytes: [UInt8], terminated: Bool), SystemCallError> {
+  package func cString(at address: UInt, limit: Int) -> Result<(bytes: [UInt8], terminated: Bool), SystemCallError> {
     guard address != 0 else { return .failure(SystemCallError(call: "process_vm_readv", code: SystemErrno.fault)) }
     var bytes: [UInt8] = []
     var position = address

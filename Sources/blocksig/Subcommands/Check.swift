@@ -84,14 +84,21 @@ extension BlockSig {
       var output =
         "\(report.isCompatible ? "compatible" : "not compatible") at level \(level.rawValue) (\(report.model.name))\n"
       for diagnostic in report.diagnostics {
-        output += "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
-        output += "  candidate: \(candidate)\n"
-        if let range = diagnostic.location.candidateRange { output += underline(range, indent: 13) + "\n" }
-        output += "  expected:  \(expected)\n"
-        if let range = diagnostic.location.expectedRange { output += underline(range, indent: 13) + "\n" }
-        for note in diagnostic.notes { output += "  note: \(note.message)\n" }
-        for fixIt in diagnostic.fixIts { output += "  fix-it: \(fixIt.message)\n" }
+        output += Self.text(diagnostic, candidate: candidate, expected: expected)
       }
+      return output
+    }
+
+    /// One diagnostic as `check` prints it: severity and message, both signatures underlined
+    /// at its position, its notes and its fix-it (`call` prints them the same way).
+    static func text(_ diagnostic: Diagnostic, candidate: String, expected: String) -> String {
+      var output = "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+      output += "  candidate: \(candidate)\n"
+      if let range = diagnostic.location.candidateRange { output += underline(range, indent: 13) + "\n" }
+      output += "  expected:  \(expected)\n"
+      if let range = diagnostic.location.expectedRange { output += underline(range, indent: 13) + "\n" }
+      for note in diagnostic.notes { output += "  note: \(note.message)\n" }
+      for fixIt in diagnostic.fixIts { output += "  fix-it: \(fixIt.message)\n" }
       return output
     }
   }

@@ -107,20 +107,11 @@ extension BlockSig {
       }
       let library = self.library ?? ""
       let name = symbol ?? variable ?? ""
-      let loaded: LoadedLibrary
-      let block: UnsafeRawPointer
-      do {
-        loaded = try LoadedLibrary(path: library)
-        block = try symbol != nil ? loaded.blockReturned(byFunction: name) : loaded.blockHeld(byVariable: name)
-      } catch {
-        let code: Int32 = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind) ? 66 : 65
-        throw Diagnostics.fail(code, "\(error.message)")
-      }
       let info: BlockInfo
       do {
-        info = try BlockInfo(inspecting: block)
+        info = try LibraryBlock(library: library, symbol: symbol, variable: variable).info
       } catch {
-        throw Diagnostics.fail(65, "\(library): '\(name)' is not a block: \(error)")
+        throw Diagnostics.fail(error.code, error.message)
       }
       let runtimes = BlocksRuntime.loaded
       try report(info, place: "\(library): '\(name)'", runtimes: runtimes, loaded: "loaded") {
@@ -189,11 +180,8 @@ extension BlockSig {
       _ info: BlockInfo, place: String, runtimes: [BlocksRuntime], loaded: String,
       _ make: ([String]) -> InspectReportV1
     ) throws {
-      guard info.isaIsBlockClass else {
-        let isa = "0x" + String(info.isa, radix: 16)
-        throw Diagnostics.fail(
-          65, "\(place) is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class"
-        )
+      if let failure = LibraryBlock.blockClassFailure(info, place: place) {
+        throw Diagnostics.fail(failure.code, failure.message)
       }
       var warnings: [String] = []
       if runtimes.count > 1 {

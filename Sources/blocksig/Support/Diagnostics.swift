@@ -3,9 +3,10 @@ import Foundation
 
 /// Writes diagnostics to stderr; stdout holds results only.
 enum Diagnostics {
-  /// Prints `blocksig: error: message` to stderr and returns the exit code to throw.
-  static func fail(_ code: Int32, _ message: String) -> ExitCode {
-    write("blocksig: error: \(message)\n")
+  /// Prints `blocksig: error: message` (`blocksig call: error: …` with a `command`) to stderr
+  /// and returns the exit code to throw.
+  static func fail(_ code: Int32, _ message: String, command: String? = nil) -> ExitCode {
+    write("blocksig\(command.map { " " + $0 } ?? ""): error: \(message)\n")
     return ExitCode(code)
   }
 

@@ -1,0 +1,174 @@
+import ArgumentParser
+import BlockSignature
+import BlockSignatureFFI
+import BlockSignatureRuntime
+
+extension BlockSig {
+  /// `blocksig call`: call a block a shared library provides, with arguments given as JSON.
+  struct Call: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Call a block a shared library provides, with one JSON value per parameter.",
+      discussion: """
+        The block is loaded as inspect loads it: returned by a `const void *(*)(void)` \
+        function (--symbol) or held in a global block variable (--variable); the library's \
+        constructors run, and the block really runs: call only libraries you trust. The call \
+        follows the block's own signature, or --signature (block, method or function form), \
+        which must fit the block's own at --level (the levels of check; default abi).
+
+        One ARG per parameter after the block itself, each a JSON value, read by the \
+        parameter's C type:
+          integers, enums     a number, or a string of decimal or 0x hex digits
+                              ("0xffffffffffffffffffffffffffffffff" for 128 bits)
+          _Bool               true or false (1 and 0 accepted)
+          float, double,      a number, or "inf", "-inf", "nan"
+          long double
+          _Complex T          [real, imaginary]
+          char *              a string, or null
+          other pointers,     an address (an integer as above), or null
+          objects, blocks,
+          selectors
+          struct              an array of its members in order (an array member as an
+                              array of its elements)
+          union               {"member": K, "value": V}: V for member K (from 0)
+        Put -- before the arguments when one starts with '-', a negative number.
+
+        The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax (a \
+        union as member 0, `void` without a value). --json prints {"signature", \
+        "declaration", "return": {"encoding", "value"}}, `void` as null; integers are exact at \
+        any width, floating point the shortest text that reads back the same.
+
+        Examples:
+          blocksig call --library libBlockFixtures.so --symbol bf_int_long 7 9
+          blocksig call --library libfoo.so --variable cb --json '"text"' '[1, 2]'
+          blocksig call --library libfoo.so --symbol make --signature 'v16@?0q8' -- -1
+
+        Exit codes: 0 the block was called, 64 usage error, 65 a wrong number of arguments, \
+        malformed JSON (with its byte offset), a value that does not fit its parameter, a type \
+        that cannot be called, a --signature that does not fit the block (with check's \
+        diagnostics), or not a block; 66 the library cannot be read or loaded, or has no such \
+        symbol.
+        """
+    )
+
+    @Option(help: "The shared library to load.")
+    var library: String
+
+    @Option(help: "A function that takes no arguments and returns the block.")
+    var symbol: String?
+
+    @Option(help: "A global variable that holds the block.")
+    var variable: String?
+
+    @Option(help: "The block's signature, declared (block, method or function form).")
+    var signature: String?
+
+    @Option(help: "How strictly --signature must fit the block's own signature.")
+    var level: CompatibilityLevel = .abi
+
+    @Flag(help: "Print one JSON document instead of text.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("One JSON value per parameter.", valueName: "arg"))
+    var values: [String] = []
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func validate() throws {
+      if (symbol == nil) == (variable == nil) {
+        throw ValidationError("Give exactly one of --symbol and --variable.")
+      }
+    }
+
+    func run() throws {
+      diagnostics.apply()
+      let loaded: LibraryBlock
+      do {
+        loaded = try LibraryBlock(library: library, symbol: symbol, variable: variable)
+      } catch {
+        throw fail(error.code, error.message)
+      }
+      if let failure = LibraryBlock.blockClassFailure(loaded.info, place: loaded.place) {
+        throw fail(failure.code, failure.message)
+      }
+      let invocation: BlockInvocation
+      do {
+        invocation = try BlockInvocation(block: loaded.block, declaredSignature: signature, level: level)
+      } catch {
+        throw refused(error, info: loaded.info)
+      }
+      let result: CValue
+      do {
+        result = try invocation.invoke(try arguments(for: invocation))
+      } catch {
+        throw fail(65, error.description)
+      }
+      if case .pointer(let address) = result {
+        if case .primitive(.cString) = invocation.signature.encoding.returnType.unqualified {
+          Diagnostics.write(
+            "blocksig call: warning: the returned char * \(hex(address)) cannot be read: shown as an address\n")
+        }
+      }
+      print(output(result, signature: invocation.signature))
+    }
+
+    /// The values, one per parameter, parsed and converted by each parameter's type.
+    func arguments(for invocation: BlockInvocation) throws(InvocationError) -> [CValue] {
+      let count = invocation.argumentCount
+      guard values.count == count else {
+        throw InvocationError(
+          kind: .argumentCount, reason: "the block takes \(count) argument\(count == 1 ? "" : "s"), got \(values.count)"
+        )
+      }
+      let model = invocation.signature.model
+      var arguments: [CValue] = []
+      for (index, text) in values.enumerated() {
+        let json: JSONValue
+        do {
+          json = try JSONParser.parse(text)
+        } catch {
+          throw InvocationError(kind: .typeMismatch, argument: index + 1, reason: error.description)
+        }
+        let type = invocation.signature.encoding.arguments[index + 1].type
+        arguments.append(try CValue(json: json, for: type, argument: index + 1, model: model))
+      }
+      return arguments
+    }
+
+    /// The text line or the JSON document for the result.
+    func output(_ result: CValue, signature: MethodSignature) -> String {
+      let returnType = signature.encoding.returnType
+      guard json else {
+        let type = returnType.cDeclaration(for: signature.model)
+        return result == .void ? "return  \(type)" : "return  \(type)  \(result.json.compact)"
+      }
+      let document = JSONValue.object([
+        .init(key: "signature", value: .string(signature.description)),
+        .init(key: "declaration", value: .string(signature.encoding.cDeclaration(for: signature.model))),
+        .init(
+          key: "return",
+          value: .object([
+            .init(key: "encoding", value: .string(returnType.description)), .init(key: "value", value: result.json),
+          ])),
+      ])
+      return document.pretty(keepingCompact: ["value"])
+    }
+
+    /// Exit 65 for a block that cannot be called as asked; an incompatible --signature also
+    /// prints the checker's diagnostics, both signatures underlined, as `check` does.
+    func refused(_ error: InvocationError, info: BlockInfo) -> ExitCode {
+      let code = fail(65, error.description)
+      guard error.kind == .incompatibleSignature, let signature, let model = DataModel.host,
+        let own = try? MethodSignature(block: info, model: model),
+        let declared = try? MethodSignature(parsing: signature, model: model).converted(to: .block)
+      else { return code }
+      for diagnostic in error.diagnostics {
+        Diagnostics.write(Check.text(diagnostic, candidate: own.description, expected: declared.description))
+      }
+      return code
+    }
+
+    func fail(_ code: Int32, _ message: String) -> ExitCode {
+      Diagnostics.fail(code, message, command: "call")
+    }
+  }
+}
