@@ -5,18 +5,28 @@
 # debug build is not rebuilt with other flags.
 #
 #   Scripts/docs.sh                 check (used by .ci/run)
-#   Scripts/docs.sh OUTPUT.doccarchive   also keep the archive
+#   Scripts/docs.sh FOLDER          also keep the archives (one per target) in FOLDER
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/docs
 symbols="$scratch/symbol-graphs"
 rm -rf "$symbols"
 mkdir -p "$symbols"
-swift build --target BlockSignature --scratch-path "$scratch" \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols" >/dev/null
-output="${1:-$scratch/BlockSignature.doccarchive}"
-docc convert Sources/BlockSignature/BlockSignature.docc \
-  --additional-symbol-graph-dir "$symbols" \
-  --fallback-display-name BlockSignature --fallback-bundle-identifier org.blocksignature.BlockSignature \
-  --warnings-as-errors --output-path "$output"
-echo "docs: no warnings ($output)"
+for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureFFI; do
+  swift build --target "$target" --scratch-path "$scratch" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols" >/dev/null
+done
+for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureFFI; do
+  output="${1:-$scratch}/$target.doccarchive"
+  # Each catalog with its own module's symbol graph (and its extensions of other modules).
+  graphs="$scratch/graphs-$target"
+  rm -rf "$graphs"
+  mkdir -p "$graphs"
+  cp "$symbols/$target".symbols.json "$graphs/"
+  cp "$symbols/$target"@*.symbols.json "$graphs/" 2>/dev/null || true
+  docc convert "Sources/$target/$target.docc" \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$target" --fallback-bundle-identifier "org.blocksignature.$target" \
+    --warnings-as-errors --output-path "$output"
+done
+echo "docs: no warnings"

@@ -7,10 +7,11 @@ import BlockSignatureRuntime
 struct BlockSig: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "blocksig",
-    abstract: "Inspect clang blocks: signatures, layouts and live block objects.",
+    abstract: "Inspect and call clang blocks: signatures, layouts and live block objects.",
     discussion: """
       Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; \
-      65 malformed encoding or binary, or not a block; 66 unreadable input. dump goes on \
+      65 malformed encoding or binary, not a block, or a call's arguments do not fit; \
+      66 unreadable input. dump goes on \
       past a file it cannot read or decode and exits 1 if any failed.
       """,
     version: "0.1.0",

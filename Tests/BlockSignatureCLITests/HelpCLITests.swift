@@ -11,7 +11,7 @@ import Testing
     try blocksig(arguments + ["--help"], environment: ["COLUMNS": "80", "LINES": "25"])
   }
 
-  @Test(arguments: ["", "decode", "inspect", "dump", "method", "block", "check"])
+  @Test(arguments: ["", "decode", "inspect", "call", "dump", "method", "block", "check"])
   func helpIsAsPinned(_ command: String) throws {
     let output = try Self.help(command.isEmpty ? [] : [command])
     #expect(output.status == 0)
@@ -27,18 +27,20 @@ import Testing
       let name = line.dropFirst(2).prefix { $0 != " " }
       return !name.isEmpty && name.allSatisfy(\.isLowercase) ? String(name) : nil
     }
-    #expect(listed.count == 6)
+    #expect(listed.count == 7)
     #expect(Set(listed) == Set(Self.expected.keys).subtracting([""]))
   }
 
   /// The help of `blocksig` (key "") and of each subcommand.
   static let expected: [String: String] = [
     "": #"""
-    OVERVIEW: Inspect clang blocks: signatures, layouts and live block objects.
+    OVERVIEW: Inspect and call clang blocks: signatures, layouts and live block
+    objects.
 
     Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; 65
-    malformed encoding or binary, or not a block; 66 unreadable input. dump goes on
-    past a file it cannot read or decode and exits 1 if any failed.
+    malformed encoding or binary, not a block, or a call's arguments do not fit; 66
+    unreadable input. dump goes on past a file it cannot read or decode and exits 1
+    if any failed.
 
     USAGE: blocksig <subcommand>
 
@@ -51,6 +53,8 @@ import Testing
                               encodings.
       inspect                 Inspect a live block: one a shared library provides,
                               or one in a running process.
+      call                    Call a block a shared library provides, with one JSON
+                              value per parameter.
       dump                    List every block in ELF and Mach-O binaries, stripped
                               or not.
       method                  Print the Objective-C method form of a block or
@@ -144,6 +148,74 @@ import Testing
       --json                  Print one JSON document instead of text.
       -C, --demangle          Show Swift, C++ and block invoke names demangled in
                               the text (JSON has both forms).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "call": #"""
+    OVERVIEW: Call a block a shared library provides, with one JSON value per
+    parameter.
+
+    The block is loaded as inspect loads it: returned by a `const void *(*)(void)`
+    function (--symbol) or held in a global block variable (--variable); the
+    library's constructors run, and the block really runs: call only libraries you
+    trust. The call follows the block's own signature, or --signature (block,
+    method or function form), which must fit the block's own at --level (the levels
+    of check; default abi).
+
+    One ARG per parameter after the block itself, each a JSON value, read by the
+    parameter's C type:
+      integers, enums     a number, or a string of decimal or 0x hex digits
+                          ("0xffffffffffffffffffffffffffffffff" for 128 bits)
+      _Bool               true or false (1 and 0 accepted)
+      float, double,      a number, or "inf", "-inf", "nan"
+      long double
+      _Complex T          [real, imaginary]
+      char *              a string, or null
+      other pointers,     an address (an integer as above), or null
+      objects, blocks,
+      selectors
+      struct              an array of its members in order (an array member as an
+                          array of its elements)
+      union               {"member": K, "value": V}: V for member K (from 0)
+    Put -- before the arguments when one starts with '-', a negative number.
+
+    The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax
+    (a union as member 0, `void` without a value). --json prints {"signature",
+    "declaration", "return": {"encoding", "value"}}, `void` as null; integers are
+    exact at any width, floating point the shortest text that reads back the same.
+
+    Examples:
+      blocksig call --library libBlockFixtures.so --symbol bf_int_long 7 9
+      blocksig call --library libfoo.so --variable cb --json '"text"' '[1, 2]'
+      blocksig call --library libfoo.so --symbol make --signature 'v16@?0q8' -- -1
+
+    Exit codes: 0 the block was called, 64 usage error, 65 a wrong number of
+    arguments, malformed JSON (with its byte offset), a value that does not fit its
+    parameter, a type that cannot be called, a --signature that does not fit the
+    block (with check's diagnostics), or not a block; 66 the library cannot be read
+    or loaded, or has no such symbol.
+
+    USAGE: blocksig call --library <library> [--symbol <symbol>] [--variable <variable>] [--signature <signature>] [--level <level>] [--json] [<arg> ...] [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <arg>                   One JSON value per parameter.
+
+    OPTIONS:
+      --library <library>     The shared library to load.
+      --symbol <symbol>       A function that takes no arguments and returns the
+                              block.
+      --variable <variable>   A global variable that holds the block.
+      --signature <signature> The block's signature, declared (block, method or
+                              function form).
+      --level <level>         How strictly --signature must fit the block's own
+                              signature. (values: identical, equivalent, abi,
+                              blockskit, aspects; default: abi)
+      --json                  Print one JSON document instead of text.
       --color-diagnostics/--no-color-diagnostics
                               Colour the diagnostics on standard error (default:
                               when it is a terminal).

@@ -1,4 +1,5 @@
 import BlockSignatureFFI
+import TestSupport
 
 /// Random block types and the C library that holds one block of each, with what the invocation
 /// tests need to call each block from C and to check what the library's calls did.

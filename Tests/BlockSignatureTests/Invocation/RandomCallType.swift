@@ -1,4 +1,5 @@
 import BlockSignatureFFI
+import TestSupport
 
 /// A C type for the invocation tests, with what the generated C does with a value of it: a
 /// literal of a chosen value, a fold of a value into a hash (member by member, never raw bytes:
