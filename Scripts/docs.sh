@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/docs
 symbols="$scratch/symbol-graphs"
-rm -rf "$symbols"
+# Kept between runs: an up-to-date build emits no new graphs.
 mkdir -p "$symbols"
 for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureFFI; do
   swift build --target "$target" --scratch-path "$scratch" \

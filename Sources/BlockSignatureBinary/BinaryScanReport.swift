@@ -176,7 +176,7 @@ public struct BinaryScanReport: Hashable, Sendable {
   /// The architecture, in the spelling of the format's tools (`x86_64`, `aarch64`, `arm64`, `i386`).
   public var architecture: String
   /// The data model the blocks' C declarations are written for (``ScannedBlock/declaration``):
-  /// the architecture's, e.g. ``DataModel/i386Linux`` for an i386 ELF file.
+  /// the architecture's, e.g. `DataModel/i386Linux` for an i386 ELF file.
   public var dataModel: DataModel
   /// What the binary is.
   public var kind: BinaryKind

@@ -13,7 +13,7 @@ import CFFI
 ///
 /// With no declared signature the block's own is used (`BLOCK_HAS_SIGNATURE` required). A
 /// declared one (block, method or function form) is checked against the block's own with
-/// ``CompatibilityChecker`` at `level`, and the call then follows the declaration.
+/// `CompatibilityChecker` at `level`, and the call then follows the declaration.
 ///
 /// Two entry points: ``invoke(_:)`` converts ``CValue``s, checked against each argument's type;
 /// ``invoke(result:arguments:)`` takes pointers to the argument bytes and allocates nothing.

@@ -9,7 +9,7 @@ extension MethodSignature {
   ///     let info = try BlockInfo(inspecting: block)
   ///     try MethodSignature(block: info).isBlock  // true
   ///
-  /// - Throws: ``SignatureError`` with ``SignatureError/Kind/missingSignature`` when the block
+  /// - Throws: `SignatureError` with `SignatureError/Kind/missingSignature` when the block
   ///   has no signature (no `BLOCK_HAS_SIGNATURE`, or a NULL pointer), or a malformed one.
   public init(block: BlockInfo, model: DataModel = .x86_64SysV) throws(SignatureError) {
     guard let bytes = block.signatureBytes else {
@@ -37,7 +37,7 @@ extension CompatibilityChecker {
   /// `unsafeBitCast(closure, to: UnsafeRawPointer.self)` and ``BlockInfo/init(inspecting:runtime:)``)
   /// against a Swift function type.
   ///
-  /// - Throws: ``SignatureError`` when the block has no signature or a malformed one.
+  /// - Throws: `SignatureError` when the block has no signature or a malformed one.
   public func check(block: BlockInfo, against function: SwiftFunctionType) throws(SignatureError)
     -> CompatibilityReport
   {

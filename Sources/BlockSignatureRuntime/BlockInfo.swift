@@ -76,7 +76,7 @@ public struct BlockInfo: Hashable, Sendable {
   /// For a stack, heap or noescape block of another process (``init(inspecting:inProcess:)``,
   /// ``blocks(inProcess:maximumRegionSize:)``): the places in the code of the image that holds
   /// its descriptor which build blocks with that descriptor, in that process's addresses, as
-  /// `blocksig dump` finds them (``ScannedBlock/constructionSites``). The function that made
+  /// `blocksig dump` finds them (`ScannedBlock/constructionSites`). The function that made
   /// the block is among them; for a Swift block, whose invoke is a generic thunk, it is the
   /// one name that tells. Nil for a global block, for a block of this process, and when the
   /// descriptor is not in an image file.
@@ -260,7 +260,7 @@ public struct BlockInfo: Hashable, Sendable {
   ///     info.signature                              // "i20@?0i8q12"
   ///     try info.parsedSignature()?.cDeclaration()  // "int (^)(int, long)"
   ///
-  /// - Throws: ``EncodingError`` when the signature bytes are not a valid encoding.
+  /// - Throws: `EncodingError` when the signature bytes are not a valid encoding.
   public func parsedSignature(options: ParseOptions = ParseOptions()) throws(EncodingError) -> SignatureEncoding? {
     guard let signatureBytes else { return nil }
     return try signatureBytes.withUnsafeBufferPointer { (bytes) throws(EncodingError) in

@@ -107,7 +107,7 @@ final class ProcessImages {
     return info
   }
 
-  /// The construction sites of the descriptor at `address` (``ScannedBlock/constructionSites``),
+  /// The construction sites of the descriptor at `address` (`ScannedBlock/constructionSites`),
   /// read from the image file mapped there and moved to the process's addresses; nil when no
   /// readable image holds the descriptor.
   func constructionSites(ofDescriptorAt address: UInt) -> [BlockConstructionSite]? {
