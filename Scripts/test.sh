@@ -4,10 +4,11 @@
 #
 #   libblocksruntime-dev  Debian's blocks runtime: the tests load it next to the toolchain's
 #                         to check that blocksig reports two runtimes in one process.
+#   libffi-dev            libffi's headers and pkg-config file, for BlockSignatureFFI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libblocksruntime-dev)
+packages=(libblocksruntime-dev libffi-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureFFI
 import BlockSignatureRuntime
 import Testing
 
@@ -30,5 +31,15 @@ import Testing
     #expect(try block.layout(for: .x86_64SysV).frameLength == 20)
     var reader = SignatureFrame.Reader(model: .x86_64SysV)
     #expect(try reader.frame(parsing: "i20@?0i8r*12").arguments.map(\.offset) == [0, 8, 12])
+  }
+
+  @Test func callingABlock() throws {
+    let scale: @convention(block) (Int32, Double) -> Double = { Double($0) * $1 }
+    let invocation = try BlockInvocation(block: unsafeBitCast(scale, to: UnsafeRawPointer.self))
+    #expect(try invocation.invoke([.signed(3), .double(0.5)]) == .double(1.5))
+    #expect(throws: InvocationError.self) { try invocation.invoke([.signed(3)]) }
+    let declared = try BlockInvocation(
+      block: unsafeBitCast(scale, to: UnsafeRawPointer.self), declaredSignature: "d28@0:8i16d20")
+    #expect(declared.signature.description == "d20@?0i8d12")
   }
 }

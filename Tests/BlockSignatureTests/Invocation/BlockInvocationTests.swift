@@ -101,4 +101,19 @@ import Testing
     }
     #expect(failures.withLock { $0 } == 0)
   }
+
+  /// One libffi in the process: the one this target links is the one Foundation's
+  /// dependencies load.
+  @Test func theProcessMapsOneLibffi() throws {
+    let block: @convention(block) () -> Void = {}
+    _ = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self)).invoke([])
+    // /proc files report size 0: read to the end rather than by size.
+    let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+    let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    let paths = Set(
+      maps.split(separator: "\n").compactMap { line in
+        line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init)
+      }.filter { $0.contains("libffi") })
+    #expect(paths.count == 1, "\(paths)")
+  }
 }
