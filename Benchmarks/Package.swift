@@ -29,7 +29,10 @@ let package = Package(
     // Our answers on the whole corpus against clang's truth (answered / correct counts).
     .executableTarget(
       name: "corpus-check",
-      dependencies: ["BenchmarkCorpus", .product(name: "BlockSignature", package: library)],
+      dependencies: [
+        "BenchmarkCorpus", .product(name: "BlockSignature", package: library),
+        .product(name: "BlockSignatureBinary", package: library),
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -81,9 +84,24 @@ let package = Package(
       dependencies: [
         "BenchmarkCorpus",
         .product(name: "BlockSignature", package: library),
+        .product(name: "BlockSignatureBinary", package: library),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/BinaryBenchmarks",
+      swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    // libffi's own entry points, for the bare `ffi_call` the invocation benchmarks compare with.
+    .systemLibrary(
+      name: "CBenchFFI", path: "Sources/CBenchFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+    .executableTarget(
+      name: "InvocationBenchmarks",
+      dependencies: [
+        "CBenchFFI",
+        .product(name: "BlockSignatureFFI", package: library),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/InvocationBenchmarks",
       swiftSettings: swiftSettings,
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),

@@ -24,7 +24,10 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzBinaryScanner",
-      dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
+      dependencies: [
+        .product(name: "BlockSignature", package: "BlockSignature"),
+        .product(name: "BlockSignatureBinary", package: "BlockSignature"),
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzCompatibility",

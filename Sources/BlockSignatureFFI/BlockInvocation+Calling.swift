@@ -46,38 +46,30 @@ extension BlockInvocation {
         kind: .argumentCount,
         reason: "the block takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(arguments.count)")
     }
-    let shapes = interface.argumentShapes.dropFirst()
-    let offsets = Self.packedOffsets(shapes.map(\.size))
-    let storage = UnsafeMutableRawPointer.allocate(byteCount: max(16, offsets.total), alignment: 16)
-    storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(16, offsets.total))
-    let result = UnsafeMutableRawPointer.allocate(byteCount: resultBufferSize, alignment: 16)
-    result.initializeMemory(as: UInt8.self, repeating: 0, count: resultBufferSize)
-    defer {
-      storage.deallocate()
-      result.deallocate()
-    }
-    var strings = CStringArena()
-    for (index, shape) in shapes.enumerated() {
-      do {
-        try shape.store(arguments[index], at: storage + offsets.each[index], strings: &strings)
-      } catch {
-        throw InvocationError(kind: error.kind, argument: index + 1, path: error.path, reason: error.reason)
+    let interface = interface
+    // Arguments, their pointers and the result live on the stack for small signatures.
+    return try withUnsafeTemporaryAllocation(byteCount: interface.explicitStorageSize, alignment: 16) {
+      storage throws(InvocationError) in
+      try withUnsafeTemporaryAllocation(byteCount: interface.resultBufferSize, alignment: 16) {
+        result throws(InvocationError) in
+        try withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: max(1, arguments.count)) {
+          pointers throws(InvocationError) in
+          let base = storage.baseAddress!
+          base.initializeMemory(as: UInt8.self, repeating: 0, count: storage.count)
+          var strings = CStringArena()
+          for index in arguments.indices {
+            let address = base + interface.explicitOffsets[index]
+            do throws(ValueError) {
+              try interface.argumentShapes[index + 1].store(arguments[index], at: address, strings: &strings)
+            } catch {
+              throw InvocationError(kind: error.kind, argument: index + 1, path: error.path, reason: error.reason)
+            }
+            pointers[index] = UnsafeRawPointer(address)
+          }
+          invoke(result: result.baseAddress, arguments: UnsafePointer(pointers.baseAddress!))
+          return interface.returnShape.load(from: result.baseAddress!)
+        }
       }
     }
-    // One spare slot keeps the buffer non-empty for a block without parameters.
-    let pointers = offsets.each.map { UnsafeRawPointer(storage + $0) as UnsafeRawPointer? } + [nil]
-    pointers.withUnsafeBufferPointer { invoke(result: result, arguments: $0.baseAddress!) }
-    return interface.returnShape.load(from: result)
-  }
-
-  /// Offsets of values of these sizes placed one after another, each aligned to 16.
-  static func packedOffsets(_ sizes: [Int]) -> (each: [Int], total: Int) {
-    var offsets: [Int] = []
-    var total = 0
-    for size in sizes {
-      offsets.append(total)
-      total += (size + 15) & ~15
-    }
-    return (offsets, total)
   }
 }

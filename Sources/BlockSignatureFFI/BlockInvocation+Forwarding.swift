@@ -34,15 +34,7 @@ extension BlockInvocation {
     } catch {
       throw InvocationError(kind: .invalidSignature, reason: error.description)
     }
-    let report = CompatibilityChecker(level: level, model: signature.model).check(
-      signature.encoding, against: asBlock.encoding)
-    guard report.isCompatible else {
-      let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
-      throw InvocationError(
-        kind: .incompatibleSignature,
-        reason: "the block's signature \(signature) does not fit the method \(method) at level \(level): \(first)",
-        diagnostics: report.diagnostics)
-    }
+    try Self.requireFit(signature, to: asBlock, named: "the method \(method)", level: level)
     let offsets = method.arguments.dropFirst(2).map { $0.writtenOffset ?? $0.offset }
     return FrameForwarding(method: method, offsets: offsets)
   }

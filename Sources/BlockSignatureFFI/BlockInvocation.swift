@@ -96,14 +96,21 @@ public final class BlockInvocation: @unchecked Sendable {
       throw InvocationError(kind: .invalidSignature, reason: "the declared signature: \(error)")
     }
     guard let own else { return parsed }
-    let report = CompatibilityChecker(level: level, model: model).check(own.encoding, against: parsed.encoding)
-    guard report.isCompatible else {
-      let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
-      throw InvocationError(
-        kind: .incompatibleSignature,
-        reason: "the block's signature \(own) does not fit the declared \(parsed) at level \(level): \(first)",
-        diagnostics: report.diagnostics)
-    }
+    try requireFit(own, to: parsed, named: "the declared \(parsed)", level: level)
     return parsed
+  }
+
+  /// Throws ``InvocationError/Kind/incompatibleSignature``, with the checker's diagnostics,
+  /// unless the block's signature `own` fits `expected` at `level`.
+  static func requireFit(
+    _ own: MethodSignature, to expected: MethodSignature, named name: String, level: CompatibilityLevel
+  ) throws(InvocationError) {
+    let report = CompatibilityChecker(level: level, model: own.model).check(own.encoding, against: expected.encoding)
+    guard !report.isCompatible else { return }
+    let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
+    throw InvocationError(
+      kind: .incompatibleSignature,
+      reason: "the block's signature \(own) does not fit \(name) at level \(level): \(first)",
+      diagnostics: report.diagnostics)
   }
 }

@@ -16,6 +16,10 @@ final class CallInterface: @unchecked Sendable {
   let passedCount: Int
   /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
   let resultBufferSize: Int
+  /// Where the typed path puts each explicit argument (all but the first) in one buffer, each
+  /// aligned to 16, and the buffer's size.
+  let explicitOffsets: [Int]
+  let explicitStorageSize: Int
   let cif: UnsafeMutablePointer<ffi_cif>
   private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
   private let arena = FFITypeArena()
@@ -52,6 +56,14 @@ final class CallInterface: @unchecked Sendable {
     isPassed = passed
     passedCount = types.count
     resultBufferSize = max(16, (returnShape.size + 15) & ~15)
+    var offsets: [Int] = []
+    var total = 0
+    for shape in shapes.dropFirst() {
+      offsets.append(total)
+      total += (shape.size + 15) & ~15
+    }
+    explicitOffsets = offsets
+    explicitStorageSize = max(16, total)
     argumentTypes = .allocate(capacity: max(1, types.count))
     for (index, type) in types.enumerated() { argumentTypes[index] = type }
     cif = .allocate(capacity: 1)

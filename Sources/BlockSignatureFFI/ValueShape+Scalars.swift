@@ -9,15 +9,16 @@ extension ValueShape {
     // An arithmetic shift of Int128.min: negating 1 << 127 would overflow at 128 bits.
     let low: Int128 = isSigned ? Int128.min >> (128 - width) : 0
     let high: UInt128 = isSigned ? (UInt128(1) << (width - 1)) - 1 : (width == 128 ? .max : (UInt128(1) << width) - 1)
-    let range = "\(low)...\(high)"
     switch value {
     case .signed(let number):
       guard number >= low, number < 0 || UInt128(number) <= high else {
-        throw ValueError(path, .outOfRange, "\(number) does not fit \(name) (\(range))")
+        throw ValueError(path, .outOfRange, "\(number) does not fit \(name) (\(low)...\(high))")
       }
       return UInt128(truncatingIfNeeded: number)
     case .unsigned(let number):
-      guard number <= high else { throw ValueError(path, .outOfRange, "\(number) does not fit \(name) (\(range))") }
+      guard number <= high else {
+        throw ValueError(path, .outOfRange, "\(number) does not fit \(name) (\(low)...\(high))")
+      }
       return number
     case .bool(let flag):
       return flag ? 1 : 0

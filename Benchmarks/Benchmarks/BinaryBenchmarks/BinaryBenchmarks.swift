@@ -8,6 +8,7 @@
 import Benchmark
 import BenchmarkCorpus
 import BlockSignature
+import BlockSignatureBinary
 import Foundation
 
 let benchmarks: @Sendable () -> Void = {

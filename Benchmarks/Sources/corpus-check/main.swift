@@ -24,6 +24,7 @@
 
 import BenchmarkCorpus
 import BlockSignature
+import BlockSignatureBinary
 import Foundation
 
 /// Where `--bench` leaves its checksums, so that the timed passes cannot be optimized away.

@@ -1,6 +1,7 @@
 // Fuzzes the binary scanner (ELF, Mach-O, `ar` archives) on in-memory bytes: any input either
 // produces reports (possibly with warnings) or a `BinaryScanError`.
 import BlockSignature
+import BlockSignatureBinary
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryScanner(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
