@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds Tests/ClientPackage, a package that depends on this one by path as a new user's
-# would, runs its two executables, and checks that the one using only the core product
+# would, runs its three executables, and checks that the one using only the core product
 # (BlockSignature) does not need libBlocksRuntime or libffi.
 #
 #   Scripts/client-test.sh [extra swift build arguments, e.g. -j 1]
@@ -12,6 +12,8 @@ bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 
 echo "== RuntimeClient"
 "$bin/RuntimeClient"
+echo "== CallClient"
+"$bin/CallClient"
 echo "== CoreClient"
 "$bin/CoreClient"
 

@@ -17,8 +17,9 @@ import CBlockABI
 /// on Linux, the Swift 6.3 runtime crashes when it instantiates the generic metadata of a
 /// `@convention(block)` function type, e.g. `MemoryLayout<T>.size` inside a generic.)
 ///
-/// Every pointer is checked before it is followed (on Linux through `/proc/self/mem`), so a
-/// NULL, unmapped or inconsistent block gives a ``BlockInspectionError``, not a crash.
+/// Every pointer is checked before it is followed (on Linux with `process_vm_readv` on the
+/// process itself), so a NULL, unmapped or inconsistent block gives a
+/// ``BlockInspectionError``, not a crash.
 /// The snapshot holds addresses, not pointers: it stays valid after the block is gone.
 public struct BlockInfo: Hashable, Sendable {
   /// The block's address.

@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // A package that uses BlockSignature as a new user would: a path dependency and no settings
-// of its own. `Scripts/client-test.sh` builds it and runs both executables.
+// of its own. `Scripts/client-test.sh` builds it and runs its executables.
 import Foundation
 import PackageDescription
 
@@ -18,6 +18,11 @@ let package = Package(
     .executableTarget(
       name: "RuntimeClient",
       dependencies: [.product(name: "BlockSignatureRuntime", package: library)]
+    ),
+    // The README's calling example, through BlockSignatureFFI (libffi comes with the product).
+    .executableTarget(
+      name: "CallClient",
+      dependencies: [.product(name: "BlockSignatureFFI", package: library)]
     ),
     // The core product alone: it must not need libBlocksRuntime or libffi.
     .executableTarget(

@@ -100,7 +100,7 @@ extension BlockSig {
       do {
         result = try invocation.invoke(try arguments(for: invocation))
       } catch {
-        throw fail(65, error.description)
+        throw fail(ExitStatus.dataError, error.description)
       }
       if case .pointer(let address) = result {
         if case .primitive(.cString) = invocation.signature.encoding.returnType.unqualified {
@@ -156,7 +156,7 @@ extension BlockSig {
     /// Exit 65 for a block that cannot be called as asked; an incompatible --signature also
     /// prints the checker's diagnostics, both signatures underlined, as `check` does.
     func refused(_ error: InvocationError, info: BlockInfo) -> ExitCode {
-      let code = fail(65, error.description)
+      let code = fail(ExitStatus.dataError, error.description)
       guard error.kind == .incompatibleSignature, let signature, let model = DataModel.host,
         let own = try? MethodSignature(block: info, model: model),
         let declared = try? MethodSignature(parsing: signature, model: model).converted(to: .block)

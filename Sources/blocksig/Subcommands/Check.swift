@@ -75,7 +75,7 @@ extension BlockSig {
       } else {
         print(text(report), terminator: "")
       }
-      if !report.isCompatible { throw ExitCode.failure }
+      if !report.isCompatible { throw ExitCode(ExitStatus.findings) }
     }
 
     /// The human-readable report: a verdict line, then each diagnostic with both signatures

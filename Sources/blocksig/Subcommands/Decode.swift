@@ -77,16 +77,16 @@ extension BlockSig {
           }
         } catch {
           Diagnostics.write("<stdin>: error: cannot read standard input: \(error.reason)\n")
-          throw ExitCode(66)
+          throw ExitCode(ExitStatus.noInput)
         }
         if decoded == 0 {
           Diagnostics.write(
             "Error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
               + "  See 'blocksig decode --help' for more information.\n")
-          throw ExitCode(64)
+          throw ExitCode(ExitStatus.usage)
         }
       }
-      if failed { throw ExitCode(65) }
+      if failed { throw ExitCode(ExitStatus.dataError) }
     }
 
     /// The command-line argument `argument` came from, byte for byte: the first argument whose

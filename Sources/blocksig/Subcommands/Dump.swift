@@ -108,7 +108,7 @@ extension BlockSig {
         }
       }
       print(output, terminator: "")
-      if failed { throw ExitCode.failure }
+      if failed { throw ExitCode(ExitStatus.findings) }
     }
 
     // MARK: Scanning

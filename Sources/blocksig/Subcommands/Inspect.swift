@@ -128,9 +128,9 @@ extension BlockSig {
         info = try BlockInfo(inspecting: address, inProcess: pid)
       } catch {
         if error.kind == .processNotReadable || error.kind == .unsupportedProcess {
-          throw Diagnostics.fail(66, "\(error)")
+          throw Diagnostics.fail(ExitStatus.noInput, "\(error)")
         }
-        throw Diagnostics.fail(65, "process \(pid): \(error)")
+        throw Diagnostics.fail(ExitStatus.dataError, "process \(pid): \(error)")
       }
       let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: info.isa)
       try report(
@@ -149,7 +149,7 @@ extension BlockSig {
         blocks = try BlockInfo.blocks(inProcess: pid)
       } catch {
         // No block address to name: the reason alone ("cannot read process …").
-        throw Diagnostics.fail(66, error.reason)
+        throw Diagnostics.fail(ExitStatus.noInput, error.reason)
       }
       let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: blocks.first?.isa ?? 0)
       var warnings: [String] = []

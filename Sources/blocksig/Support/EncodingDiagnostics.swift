@@ -15,7 +15,7 @@ extension Diagnostics {
       underline += String(repeating: "~", count: shown.end - shown.column - 1)
     }
     write("\(label):\(error.offset + columnBase): error: \(error.message)\n\(shown.text)\n\(underline)\n")
-    return ExitCode(65)
+    return ExitCode(ExitStatus.dataError)
   }
 
   /// The part of `input` printed under an error: all of it when it is at most `width` bytes,
@@ -63,7 +63,7 @@ extension Diagnostics {
   static func failure(_ error: SignatureError, label: String) -> ExitCode {
     if let encodingError = error.encodingError { return malformed(encodingError, label: label) }
     write("\(label): error: \(error)\n")
-    return ExitCode(65)
+    return ExitCode(ExitStatus.dataError)
   }
 }
 

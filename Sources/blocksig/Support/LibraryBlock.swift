@@ -27,14 +27,15 @@ struct LibraryBlock {
       let loaded = try LoadedLibrary(path: library)
       block = try symbol != nil ? loaded.blockReturned(byFunction: name) : loaded.blockHeld(byVariable: name)
     } catch {
-      let code: Int32 = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind) ? 66 : 65
+      let unreadable = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind)
+      let code = unreadable ? ExitStatus.noInput : ExitStatus.dataError
       throw Failure(code: code, message: error.message)
     }
     place = "\(library): '\(name)'"
     do {
       info = try BlockInfo(inspecting: block)
     } catch {
-      throw Failure(code: 65, message: "\(place) is not a block: \(error)")
+      throw Failure(code: ExitStatus.dataError, message: "\(place) is not a block: \(error)")
     }
     self.block = block
   }
@@ -45,7 +46,7 @@ struct LibraryBlock {
     guard !info.isaIsBlockClass else { return nil }
     let isa = "0x" + String(info.isa, radix: 16)
     return Failure(
-      code: 65,
+      code: ExitStatus.dataError,
       message:
         "\(place) is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class")
   }
