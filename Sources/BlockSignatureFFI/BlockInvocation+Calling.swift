@@ -41,11 +41,7 @@ extension BlockInvocation {
   /// - Throws: ``InvocationError``: a wrong count (``InvocationError/Kind/argumentCount``), a
   ///   value of the wrong kind or out of range, naming the argument and the path inside it.
   public func invoke(_ arguments: [CValue]) throws(InvocationError) -> CValue {
-    guard arguments.count == argumentCount else {
-      throw InvocationError(
-        kind: .argumentCount,
-        reason: "the block takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(arguments.count)")
-    }
+    try checkArgumentCount(arguments.count)
     let interface = interface
     // Arguments, their pointers and the result live on the stack for small signatures.
     return try withUnsafeTemporaryAllocation(byteCount: interface.explicitStorageSize, alignment: 16) {
@@ -71,5 +67,13 @@ extension BlockInvocation {
         }
       }
     }
+  }
+
+  /// Throws ``InvocationError/Kind/argumentCount`` unless a call gives `count` arguments.
+  package func checkArgumentCount(_ count: Int) throws(InvocationError) {
+    guard count != argumentCount else { return }
+    throw InvocationError(
+      kind: .argumentCount,
+      reason: "the block takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(count)")
   }
 }

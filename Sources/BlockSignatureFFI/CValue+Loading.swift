@@ -12,7 +12,7 @@ extension CValue {
   /// A union reads as its first member; a `char *` that is not NULL is read as a C string.
   ///
   /// - Throws: ``InvocationError`` with ``InvocationError/Kind/unsupportedType`` for a type
-  ///   whose layout the encoding does not decide.
+  ///   whose layout the encoding does not decide, or larger than a call passes (16 MiB).
   public init(loading type: TypeEncoding, from address: UnsafeRawPointer, model: DataModel? = .host)
     throws(InvocationError)
   {
@@ -20,7 +20,9 @@ extension CValue {
       throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
     }
     do {
-      self = try ValueShape(type, model: model).load(from: address)
+      let shape = try ValueShape(type, model: model)
+      try CallInterface.checkSize(of: shape)
+      self = shape.load(from: address)
     } catch {
       throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
     }

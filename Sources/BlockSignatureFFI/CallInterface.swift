@@ -86,7 +86,7 @@ final class CallInterface: @unchecked Sendable {
   static let maximumValueSize = 1 << 24
 
   /// Refuses a value too large to allocate for a call (a declared `{S=[1048576[1048576c]]}`).
-  private static func checkSize(of shape: ValueShape) throws(ShapeError) {
+  static func checkSize(of shape: ValueShape) throws(ShapeError) {
     guard shape.size <= maximumValueSize else {
       throw ShapeError(
         path: [], reason: "a value of \(shape.size) bytes is larger than a call passes (at most \(maximumValueSize))")

@@ -113,12 +113,7 @@ extension BlockSig {
 
     /// The values, one per parameter, parsed and converted by each parameter's type.
     func arguments(for invocation: BlockInvocation) throws(InvocationError) -> [CValue] {
-      let count = invocation.argumentCount
-      guard values.count == count else {
-        throw InvocationError(
-          kind: .argumentCount, reason: "the block takes \(count) argument\(count == 1 ? "" : "s"), got \(values.count)"
-        )
-      }
+      try invocation.checkArgumentCount(values.count)
       let model = invocation.signature.model
       var arguments: [CValue] = []
       for (index, text) in values.enumerated() {

@@ -116,4 +116,21 @@ import Testing
       }.filter { $0.contains("libffi") })
     #expect(paths.count == 1, "\(paths)")
   }
+
+  /// A type far larger than any call passes is refused before anything is read or allocated.
+  @Test func loadingAHugeTypeIsRefused() throws {
+    let huge = try TypeEncoding(parsing: "{S=[1048576[1048576c]]}")
+    var byte: UInt8 = 0
+    withUnsafeBytes(of: &byte) { bytes in
+      #expect {
+        _ = try CValue(loading: huge, from: bytes.baseAddress!)
+      } throws: { error in
+        (error as? InvocationError)?.kind == .unsupportedType
+      }
+    }
+    let small = try TypeEncoding(parsing: "{S=[2C]}")
+    var pair: (UInt8, UInt8) = (7, 9)
+    let loaded = try withUnsafeBytes(of: &pair) { try CValue(loading: small, from: $0.baseAddress!) }
+    #expect(loaded == .aggregate([.aggregate([.unsigned(7), .unsigned(9)])]))
+  }
 }
