@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Tests/ClientPackage, a package that depends on this one by path as a new user's
-# would, runs its three executables, and checks that the one using only the core product
-# (BlockSignature) does not need libBlocksRuntime or libffi.
+# would, runs its executables (MakeClient under both blocks runtimes: the toolchain's, and
+# Debian's preloaded), and checks that the one using only the core product (BlockSignature)
+# does not need libBlocksRuntime or libffi.
 #
 #   Scripts/client-test.sh [extra swift build arguments, e.g. -j 1]
 set -euo pipefail
@@ -16,6 +17,21 @@ echo "== CallClient"
 "$bin/CallClient"
 echo "== CoreClient"
 "$bin/CoreClient"
+echo "== MakeClient, the toolchain's blocks runtime"
+"$bin/MakeClient"
+debian_runtime=/usr/lib/x86_64-linux-gnu/libBlocksRuntime.so.0
+if [ ! -e "$debian_runtime" ]; then
+  echo "FAIL $debian_runtime is missing (apt-get install libblocksruntime-dev)" >&2
+  exit 1
+else
+  echo "== MakeClient, Debian's blocks runtime preloaded"
+  output=$(LD_PRELOAD="$debian_runtime" "$bin/MakeClient")
+  echo "$output"
+  if ! grep -q "^runtime: $debian_runtime " <<<"$output"; then
+    echo "FAIL MakeClient did not run on Debian's runtime" >&2
+    exit 1
+  fi
+fi
 
 echo "== CoreClient's libraries"
 status=0

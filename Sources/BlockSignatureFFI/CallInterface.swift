@@ -14,6 +14,8 @@ final class CallInterface: @unchecked Sendable {
   /// Whether each argument is passed at all (clang leaves out arguments without bytes).
   let isPassed: [Bool]
   let passedCount: Int
+  /// Where each argument sits in libffi's list of passed arguments (nil when it is not passed).
+  let passedIndex: [Int?]
   /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
   let resultBufferSize: Int
   /// Where the typed path puts each explicit argument (all but the first) in one buffer, each
@@ -21,7 +23,10 @@ final class CallInterface: @unchecked Sendable {
   let explicitOffsets: [Int]
   let explicitStorageSize: Int
   let cif: UnsafeMutablePointer<ffi_cif>
-  private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+  /// The passed arguments' libffi types, `passedCount` of them; read-only once prepared.
+  let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+  /// The return value's libffi type.
+  let returnType: UnsafeMutablePointer<ffi_type>
   private let arena = FFITypeArena()
 
   /// Prepares `signature` for calls on the host (`model` must be the host's).
@@ -43,17 +48,22 @@ final class CallInterface: @unchecked Sendable {
         throw InvocationError(kind: .unsupportedType, argument: index, path: error.path, reason: error.reason)
       }
     }
-    let returnType: UnsafeMutablePointer<ffi_type>?
+    let returnFFIType: UnsafeMutablePointer<ffi_type>?
     do {
       returnShape = try ValueShape(signature.encoding.returnType, model: model)
       try Self.checkSize(of: returnShape)
-      returnType = try arena.type(
+      returnFFIType = try arena.type(
         for: signature.encoding.returnType, shape: returnShape, model: model, asParameter: false)
     } catch {
       throw InvocationError(kind: .unsupportedReturnType, path: error.path, reason: error.reason)
     }
     argumentShapes = shapes
     isPassed = passed
+    var nextIndex = 0
+    passedIndex = passed.map { isPassed in
+      defer { if isPassed { nextIndex += 1 } }
+      return isPassed ? nextIndex : nil
+    }
     passedCount = types.count
     resultBufferSize = max(16, (returnShape.size + 15) & ~15)
     var offsets: [Int] = []
@@ -66,9 +76,9 @@ final class CallInterface: @unchecked Sendable {
     explicitStorageSize = max(16, total)
     argumentTypes = .allocate(capacity: max(1, types.count))
     for (index, type) in types.enumerated() { argumentTypes[index] = type }
+    returnType = returnFFIType ?? cffi_type_void()
     cif = .allocate(capacity: 1)
-    let status = ffi_prep_cif(
-      cif, cffi_default_abi(), UInt32(types.count), returnType ?? cffi_type_void(), argumentTypes)
+    let status = ffi_prep_cif(cif, cffi_default_abi(), UInt32(types.count), returnType, argumentTypes)
     guard status == FFI_OK else {
       cif.deallocate()
       argumentTypes.deallocate()

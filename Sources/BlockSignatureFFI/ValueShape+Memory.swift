@@ -3,19 +3,32 @@
 
 import BlockSignatureRuntime
 
-/// C strings made for one call, freed together when it ends.
+/// C strings made for one call, freed together when it ends; or, with a table, interned in it.
 struct CStringArena: ~Copyable {
   private var pointers: [UnsafeMutablePointer<CChar>] = []
+  private let table: CStringTable?
 
-  /// A NUL-terminated copy of `text` that lives until the arena is released.
+  /// An arena whose strings die with it, or that interns every string in `table`.
+  init(interningIn table: CStringTable? = nil) {
+    self.table = table
+  }
+
+  /// A NUL-terminated copy of `text` that lives until the arena (or its table) is released.
   mutating func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+    if let table { return table.pointer(for: text) }
+    let pointer = Self.duplicate(text)
+    pointers.append(pointer)
+    return pointer
+  }
+
+  /// A new NUL-terminated copy of `text`.
+  static func duplicate(_ text: String) -> UnsafeMutablePointer<CChar> {
     let utf8 = Array(text.utf8)
     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
     utf8.withUnsafeBufferPointer { bytes in
       for index in bytes.indices { pointer[index] = CChar(bitPattern: bytes[index]) }
     }
     pointer[utf8.count] = 0
-    pointers.append(pointer)
     return pointer
   }
 

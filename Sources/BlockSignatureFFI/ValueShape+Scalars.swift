@@ -102,3 +102,29 @@ extension ValueShape {
     return bits
   }
 }
+
+extension ValueShape {
+  /// Extends a narrow integer result at `address` to a whole `ffi_arg`, as libffi expects a
+  /// closure to leave it (and as clang's callers expect: sign or zero extended).
+  func widenResult(at address: UnsafeMutableRawPointer) {
+    switch self {
+    case .integer(let size, let isSigned, _) where size < 8:
+      let bits = Self.loadBits(size: size, from: address)
+      Self.storeBits(isSigned ? Self.signExtend(bits, width: size * 8) : bits, size: 8, at: address)
+    case .bool:
+      address.storeBytes(of: UInt64(address.load(as: UInt8.self)), as: UInt64.self)
+    default:
+      break
+    }
+  }
+
+  /// The bytes a result buffer must have zeroed before a handler writes it: the value's own,
+  /// or a whole `ffi_arg` for a narrow integer.
+  var resultBytes: Int {
+    switch self {
+    case .integer(let size, _, _) where size < 8: 8
+    case .bool: 8
+    default: size
+    }
+  }
+}

@@ -45,3 +45,7 @@ _Static_assert(CBA_BLOCK_USE_STRET == 0x20000000, "bit 29");
 _Static_assert(CBA_BLOCK_IS_GLOBAL == 0x10000000, "bit 28");
 _Static_assert(CBA_BLOCK_HAS_COPY_DISPOSE == 0x02000000, "bit 25");
 _Static_assert(CBA_BLOCK_IS_NOESCAPE == 0x00800000, "bit 23");
+
+_Static_assert(offsetof(struct CBA_Block_made_descriptor, part2) == 2 * CBA_PTR, "made: helpers after part 1");
+_Static_assert(offsetof(struct CBA_Block_made_descriptor, part3) == 4 * CBA_PTR, "made: signature after helpers");
+_Static_assert(offsetof(struct CBA_Block_made, state) == sizeof(struct CBA_Block_layout), "made: capture after header");

@@ -24,6 +24,14 @@ let package = Package(
       name: "CallClient",
       dependencies: [.product(name: "BlockSignatureFFI", package: library)]
     ),
+    // Blocks made at run time, copied and released by whichever blocks runtime is loaded.
+    .executableTarget(
+      name: "MakeClient",
+      dependencies: [
+        .product(name: "BlockSignatureFFI", package: library),
+        .product(name: "BlockSignatureRuntime", package: library),
+      ]
+    ),
     // The core product alone: it must not need libBlocksRuntime or libffi.
     .executableTarget(
       name: "CoreClient",

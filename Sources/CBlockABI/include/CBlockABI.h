@@ -283,6 +283,43 @@ void *_Nullable _Block_copy(const void *_Nullable block);
 /// `_Block_release`: drops one reference to a heap block; the last one runs its dispose helper.
 void _Block_release(const void *_Nullable block);
 
+/// `_NSConcreteStackBlock`, the class of a block literal on the stack (the runtime's symbol).
+extern void *_Nullable _NSConcreteStackBlock[32];
+
+/// The stack class's address: what a block made at run time starts with before `_Block_copy`
+/// moves it to the heap, as clang's own literals do.
+static inline const void *cba_stack_block_isa(void) { return (const void *)_NSConcreteStackBlock; }
+
+// MARK: - Blocks made at run time
+
+/// The descriptor of a block made at run time: all three parts, as clang writes a descriptor
+/// for a block with captures that need helpers and a signature.
+struct CBA_Block_made_descriptor {
+  struct CBA_Block_descriptor_1 part1;
+  struct CBA_Block_descriptor_2 part2;
+  struct CBA_Block_descriptor_3 part3;
+};
+
+/// The literal of a block made at run time: the header and one captured pointer, the
+/// reference-counted state its helpers retain and release.
+struct CBA_Block_made {
+  struct CBA_Block_layout header;
+  const void *_Nullable state;
+};
+
+/// Fills a literal of a block made at run time: the fields clang writes for a stack block.
+/// (Swift does not import the variadic `invoke` pointer type, so it is set here.)
+static inline void cba_made_block_initialize(
+    struct CBA_Block_made *block, const void *isa, int32_t flags, const void *invoke,
+    struct CBA_Block_made_descriptor *descriptor, const void *_Nullable state) {
+  block->header.isa = (void *)isa;
+  block->header.flags = flags;
+  block->header.reserved = 0;
+  block->header.invoke = (void (*)(void *, ...))invoke;
+  block->header.descriptor = &descriptor->part1;
+  block->state = state;
+}
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

@@ -8,7 +8,12 @@ import TestSupport
 /// - `const void *caseK_block(void)`: the block (a global literal, or a heap copy capturing a salt);
 /// - `void caseK_direct(void *out)`: calls the block from C with the case's arguments, stores the result;
 /// - `void caseK_argI(void *out)`: stores argument `I` (1-based) as C lays it out;
-/// - `uint64_t caseK_fold(const void *result)`: folds a result member by member.
+/// - `uint64_t caseK_fold(const void *result)`: folds a result member by member;
+/// - `void caseK_call(const void *block, void *out)` and `void caseK_callfn(const void *function,
+///   void *out)`: call any block, or a C function with the block's parameters, with the case's
+///   arguments, and store the result;
+/// and, for every case, `bs_keep`/`bs_release` (`Block_copy`, `Block_release`) and
+/// `bs_call_on_thread(call, block, out)`, which runs `call(block, out)` on a new thread.
 /// A block folds every argument into a hash; it returns a value made from the hash, or, when
 /// it returns `void`, stores the hash in `bs_last`.
 struct RandomCallProgram: Sendable {
@@ -92,8 +97,13 @@ struct RandomCallProgram: Sendable {
   /// The C source of the library.
   var source: String {
     var lines = [
-      "#include <stdint.h>", "#include <string.h>", "#include <Block.h>",
+      "#include <stdint.h>", "#include <string.h>", "#include <Block.h>", "#include <pthread.h>",
       "uint64_t bs_last;",
+      "const void *bs_keep(const void *b) { return Block_copy(b); }",
+      "void bs_release(const void *b) { Block_release(b); }",
+      "struct bs_job { void (*call)(const void *, void *); const void *block; void *out; };",
+      "static void *bs_run(void *p) { struct bs_job *j = p; j->call(j->block, j->out); return 0; }",
+      "int bs_call_on_thread(void (*call)(const void *, void *), const void *block, void *out) { struct bs_job j = { call, block, out }; pthread_t t; if (pthread_create(&t, 0, bs_run, &j)) return -1; return pthread_join(t, 0); }",
       "static const char *bs_strings[4] = {\"alpha\", \"beta\", \"\", \"delta epsilon\"};",
       "static uint64_t bs_mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ULL + 0x9e3779b97f4a7c15ULL; }",
       "static uint64_t bs_mix_bytes(uint64_t h, const void *p, int n) { const unsigned char *b = p; for (int i = 0; i < n; i++) h = bs_mix(h, b[i]); return h; }",
@@ -126,7 +136,21 @@ struct RandomCallProgram: Sendable {
     } else {
       lines += ["const void *\(name)_block(void) { return \(literal); }"]
     }
-    let call = "((\(name)_t)\(name)_block())(\(testCase.literals.joined(separator: ", ")))"
+    let arguments = testCase.literals.joined(separator: ", ")
+    let call = "((\(name)_t)\(name)_block())(\(arguments))"
+    let callBlock = "((\(name)_t)block)(\(arguments))"
+    let callFunction = "((\(returnSpelling) (*)(\(parameterList)))function)(\(arguments))"
+    if testCase.returnType != nil {
+      lines += [
+        "void \(name)_call(const void *block, void *out) { \(returnSpelling) r = \(callBlock); memcpy(out, &r, sizeof r); }",
+        "void \(name)_callfn(const void *function, void *out) { \(returnSpelling) r = \(callFunction); memcpy(out, &r, sizeof r); }",
+      ]
+    } else {
+      lines += [
+        "void \(name)_call(const void *block, void *out) { (void)out; \(callBlock); }",
+        "void \(name)_callfn(const void *function, void *out) { (void)out; \(callFunction); }",
+      ]
+    }
     if let returnType = testCase.returnType {
       lines += [
         "void \(name)_direct(void *out) { \(returnSpelling) r = \(call); memcpy(out, &r, sizeof r); }",

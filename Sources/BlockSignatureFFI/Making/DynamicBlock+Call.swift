@@ -1,0 +1,87 @@
+// The view a handler gets of one call of a made block.
+
+import BlockSignature
+
+/// Where a zero-size argument (which clang does not pass) is read from: no bytes are read.
+nonisolated(unsafe) private let noBytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+
+extension DynamicBlock {
+  /// One call of a made block as its handler sees it; valid only while the handler runs.
+  /// Parameters are numbered from 0, the block itself left out.
+  ///
+  ///     let made = try DynamicBlock(signature: "d16@?0d8") { call in
+  ///       let x = call.argumentAddress(0).load(as: Double.self)
+  ///       call.result.storeBytes(of: x * 2, as: Double.self)
+  ///     }
+  public struct Call {
+    let interface: CallInterface
+    /// The block being called (the first argument C passed).
+    public let block: UnsafeRawPointer
+    let argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// Where the return value goes: ``resultSize`` bytes, zeroed before the handler runs. A
+    /// narrow integer written here is widened afterwards as the ABI wants.
+    public let result: UnsafeMutableRawPointer
+    let strings: CStringTable
+
+    init(
+      interface: CallInterface, block: UnsafeRawPointer,
+      argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+      result: UnsafeMutableRawPointer, strings: CStringTable
+    ) {
+      self.interface = interface
+      self.block = block
+      self.argumentPointers = argumentPointers
+      self.result = result
+      self.strings = strings
+    }
+
+    /// The block's signature.
+    public var signature: MethodSignature { interface.signature }
+
+    /// The number of parameters, the block itself not counted.
+    public var argumentCount: Int { interface.argumentShapes.count - 1 }
+
+    /// The bytes of the return value (0 for `void`).
+    public var resultSize: Int { interface.returnShape.size }
+
+    /// The address of parameter `index`'s bytes, laid out as C lays the type out.
+    ///
+    /// - Precondition: `0 <= index < argumentCount`.
+    public func argumentAddress(_ index: Int) -> UnsafeRawPointer {
+      precondition(index >= 0 && index < argumentCount, "argument \(index) of \(argumentCount)")
+      guard let passed = interface.passedIndex[index + 1], let address = argumentPointers[passed] else {
+        return UnsafeRawPointer(noBytes)
+      }
+      return UnsafeRawPointer(address)
+    }
+
+    /// Parameter `index` as a typed value (a union reads as its first member, a `char *` as a
+    /// string).
+    public func argument(_ index: Int) -> CValue {
+      interface.argumentShapes[index + 1].load(from: argumentAddress(index))
+    }
+
+    /// Every parameter as a typed value.
+    public var arguments: [CValue] {
+      (0..<argumentCount).map(argument)
+    }
+
+    /// Writes `value` as the return value, checked against the return type. A string is copied
+    /// into memory the block keeps (one copy per distinct text) so that C can read it after
+    /// the call.
+    ///
+    /// - Throws: ``InvocationError`` (``InvocationError/Kind/typeMismatch`` or
+    ///   ``InvocationError/Kind/outOfRange``) naming the return value; the result is then zero.
+    public func setResult(_ value: CValue) throws(InvocationError) {
+      let shape = interface.returnShape
+      result.initializeMemory(as: UInt8.self, repeating: 0, count: shape.resultBytes)
+      var arena = CStringArena(interningIn: strings)
+      do throws(ValueError) {
+        try shape.store(value, at: result, strings: &arena, path: ["return value"])
+      } catch {
+        result.initializeMemory(as: UInt8.self, repeating: 0, count: shape.resultBytes)
+        throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import BlockSignature
+import BlockSignatureRuntime
+import CBlockABI
+
+/// A real block made at run time from a signature and a Swift handler (MABlockClosure's job):
+/// C code can call it, `_Block_copy` it, keep it and release it like any block clang made.
+///
+///     let add = try DynamicBlock(signature: "i16@?0i8i12") { arguments in
+///       guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
+///       return .signed(a + b)
+///     }
+///     typealias Add = @convention(block) (Int32, Int32) -> Int32
+///     let swiftView = unsafeBitCast(add.block, to: Add.self)
+///     swiftView(2, 3)  // 5
+///
+/// The block is a heap block with the signature in its descriptor (`BLOCK_HAS_SIGNATURE`),
+/// copy and dispose helpers that keep the handler alive, and `BLOCK_USE_STRET` where clang sets
+/// it. Its invoke is a libffi closure shared by every block made for the same signature text;
+/// the handler is found through the block pointer each call receives.
+///
+/// Ownership: the `DynamicBlock` holds one reference to the block; every copy C makes holds
+/// another. The handler is released once, when the last of them is released — which may be
+/// after the `DynamicBlock` is gone. See the article "Making blocks at run time".
+///
+/// From Swift, cast ``block`` to the block type with `unsafeBitCast` where the type is concrete:
+/// Swift 6.3 on Linux crashes on a block-typed value inside unspecialized generic code.
+public final class DynamicBlock: @unchecked Sendable {
+  /// A handler given typed values, one per parameter (the block itself left out), that returns
+  /// the block's result (``CValue/void`` for a `void` block).
+  public typealias Handler = @Sendable ([CValue]) throws -> CValue
+  /// A handler given the raw view of a call: argument addresses and the result buffer.
+  public typealias RawHandler = @Sendable (Call) throws -> Void
+
+  enum Body: Sendable {
+    case typed(Handler)
+    case raw(RawHandler)
+  }
+
+  /// The block's signature, in block form.
+  public let signature: MethodSignature
+  /// The signature text in the block's descriptor.
+  public let signatureText: String
+  /// The block: a heap block the `DynamicBlock` holds one reference to.
+  public let block: UnsafeRawPointer
+
+  /// Makes a block of `signature` (block, method or function form) whose calls run `handler`.
+  ///
+  /// A block-form signature with offsets goes into the descriptor as written; any other is
+  /// converted to block form with clang's offsets.
+  ///
+  /// - Throws: ``InvocationError``: a signature that does not parse, a type that cannot be
+  ///   called (the same refusals as ``BlockInvocation``), a fallback value of the wrong type.
+  public convenience init(
+    signature: String, failure: FailurePolicy = .trap, handler: @escaping Handler
+  ) throws(InvocationError) {
+    let (parsed, text) = try Self.blockForm(of: signature)
+    try self.init(signature: parsed, text: text, body: .typed(handler), failure: failure)
+  }
+
+  /// Makes a block of `signature` whose calls run `handler` on the call's raw view: no value
+  /// is converted unless the handler asks (``Call/argument(_:)``, ``Call/setResult(_:)``).
+  public convenience init(
+    signature: String, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler
+  ) throws(InvocationError) {
+    let (parsed, text) = try Self.blockForm(of: signature)
+    try self.init(signature: parsed, text: text, body: .raw(rawHandler), failure: failure)
+  }
+
+  /// Makes a block of a parsed block-form `signature` whose calls run `handler`.
+  public convenience init(
+    signature: MethodSignature, failure: FailurePolicy = .trap, handler: @escaping Handler
+  ) throws(InvocationError) {
+    let (parsed, text) = try Self.blockForm(of: signature)
+    try self.init(signature: parsed, text: text, body: .typed(handler), failure: failure)
+  }
+
+  /// Makes a block of a parsed block-form `signature` whose calls run `rawHandler`.
+  public convenience init(
+    signature: MethodSignature, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler
+  ) throws(InvocationError) {
+    let (parsed, text) = try Self.blockForm(of: signature)
+    try self.init(signature: parsed, text: text, body: .raw(rawHandler), failure: failure)
+  }
+
+  private init(signature: MethodSignature, text: String, body: Body, failure: FailurePolicy) throws(InvocationError) {
+    // A stack literal, as clang builds one, moved to the heap by the runtime, whose call of the
+    // copy helper gives the heap block its own reference to the state.
+    let copy = try Self.withLiteral(signature: signature, text: text, body: body, failure: failure) {
+      literal throws(InvocationError) in
+      guard let copy = _Block_copy(literal) else {
+        throw InvocationError(kind: .preparationFailed, reason: "_Block_copy returned NULL")
+      }
+      return copy
+    }
+    self.signature = signature
+    self.signatureText = text
+    self.block = UnsafeRawPointer(copy)
+  }
+
+  /// Runs `use` with a stack literal of a block made for `signature`: the literal holds one
+  /// reference to the state until `use` returns.
+  static func withLiteral<Result>(
+    signature: MethodSignature, text: String, body: Body, failure: FailurePolicy,
+    _ use: (UnsafeRawPointer) throws(InvocationError) -> Result
+  ) throws(InvocationError) -> Result {
+    let prototype = try BlockPrototype.shared(for: signature, text: text)
+    try failure.validate(for: prototype.interface)
+    let state = Unmanaged.passRetained(MadeBlockState(prototype: prototype, body: body, failure: failure))
+    defer { state.release() }
+    var literal = CBA_Block_made()
+    cba_made_block_initialize(
+      &literal, cba_stack_block_isa(), prototype.flags.rawValue, prototype.closure.code, prototype.descriptor,
+      state.toOpaque())
+    return try withUnsafePointer(to: &literal) { pointer throws(InvocationError) in try use(UnsafeRawPointer(pointer)) }
+  }
+
+  deinit {
+    _Block_release(block)
+  }
+
+  /// The number of signature texts made blocks have been prepared for in this process: each
+  /// keeps one libffi closure and one descriptor for the process's life.
+  public static var preparedSignatureCount: Int { BlockPrototype.count }
+
+  /// `signature` in block form with the text its descriptor will hold.
+  static func blockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {
+    guard let model = DataModel.host else {
+      throw InvocationError(kind: .preparationFailed, reason: "no data model describes this machine")
+    }
+    let parsed: MethodSignature
+    do {
+      parsed = try MethodSignature(parsing: signature, model: model)
+    } catch {
+      throw InvocationError(kind: .invalidSignature, reason: "the signature: \(error)")
+    }
+    let writtenInFull = parsed.isBlock && parsed.arguments.allSatisfy { $0.writtenOffset != nil }
+    return writtenInFull ? (parsed, signature) : try blockForm(of: parsed)
+  }
+
+  /// `signature` converted to block form with clang's offsets, and its text.
+  static func blockForm(of signature: MethodSignature) throws(InvocationError) -> (MethodSignature, String) {
+    guard signature.model == DataModel.host else {
+      throw InvocationError(
+        kind: .preparationFailed, reason: "the signature is laid out for \(signature.model), not this machine")
+    }
+    do {
+      let converted = try signature.withClangOffsets(form: .block)
+      return (converted, converted.description)
+    } catch {
+      throw InvocationError(kind: .invalidSignature, reason: "the signature: \(error)")
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import BlockSignature
+import BlockSignatureFFI
+import BlockSignatureRuntime
+import CBlockABI
+import Foundation
+import Synchronization
+import Testing
+
+/// Counts the deinits of the objects a handler captures.
+final class DeinitCounter: Sendable {
+  let count = Atomic<Int>(0)
+}
+
+final class Tracked: Sendable {
+  let counter: DeinitCounter
+  init(_ counter: DeinitCounter) { self.counter = counter }
+  deinit { counter.count.add(1, ordering: .sequentiallyConsistent) }
+}
+
+@Suite struct DynamicBlockTests {
+  @Test func swiftCallsAMadeBlock() throws {
+    let made = try DynamicBlock(signature: "i16@?0i8i12") { arguments in
+      guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
+      return .signed(a + b)
+    }
+    let add = unsafeBitCast(made.block, to: (@convention(block) (Int32, Int32) -> Int32).self)
+    #expect(add(2, 3) == 5)
+    #expect(add(-7, 3) == -4)
+  }
+
+  @Test func inspectsLikeAClangBlock() throws {
+    let made = try DynamicBlock(signature: "{?=qqq}16@?0d8") { _ in .aggregate([.signed(1), .signed(2), .signed(3)]) }
+    let info = try BlockInfo(inspecting: made.block)
+    #expect(info.signature == "{?=qqq}16@?0d8")
+    #expect(info.flags.contains(.hasSignature))
+    #expect(info.flags.contains(.hasCopyDispose))
+    #expect(info.flags.contains(.useStret))
+    #expect(info.kind == .heap)
+  }
+
+  @Test func handlerDiesWithTheLastCopy() throws {
+    let counter = DeinitCounter()
+    var copy: UnsafeMutableRawPointer?
+    do {
+      let tracked = Tracked(counter)
+      let made = try DynamicBlock(signature: "v8@?0") { _ in
+        _ = tracked
+        return .void
+      }
+      copy = _Block_copy(made.block)
+    }
+    #expect(counter.count.load(ordering: .sequentiallyConsistent) == 0)
+    _Block_release(copy)
+    #expect(counter.count.load(ordering: .sequentiallyConsistent) == 1)
+  }
+}
+
+extension DynamicBlockTests {
+  @Test(arguments: [
+    ("i16@?0i8i12", "i16@?0i8i12"),  // as written
+    ("i@?ii", "i16@?0i8i12"),  // offsets added
+    ("i24@0:8i16i20", "i16@?0i8i12"),  // method form
+    ("ii4i8", "i16@?0i8i12"),  // function form
+    ("c12@?0c8", "c12@?0c8"),
+  ])
+  func descriptorHoldsTheSignature(_ given: String, _ held: String) throws {
+    let made = try DynamicBlock(signature: given) { _ in .signed(0) }
+    #expect(made.signatureText == held)
+    #expect(try BlockInfo(inspecting: made.block).signature == held)
+  }
+
+  @Test func refusesWhatCannotBeCalled() throws {
+    #expect(throws: InvocationError.self) { try DynamicBlock(signature: "i@?<4f>") { _ in .signed(0) } }
+    #expect(throws: InvocationError.self) { try DynamicBlock(signature: "i@?{S}") { _ in .signed(0) } }
+    #expect(throws: InvocationError.self) { try DynamicBlock(signature: "i@?(") { _ in .signed(0) } }
+    do {
+      _ = try DynamicBlock(signature: "C@?", failure: .returnValue(.signed(300))) { _ in .signed(0) }
+      Issue.record("a fallback of 300 for unsigned char was accepted")
+    } catch {
+      #expect(error.kind == .outOfRange)
+      #expect(error.description.contains("fallback return value"))
+    }
+  }
+}
+
+extension DynamicBlockTests {
+  @Test func aStackBlockBeforeCopyAndAHeapBlockAfter() throws {
+    let counter = DeinitCounter()
+    let kept = try Self.copyOfAStackBlock(counter: counter)
+    let heap = try BlockInfo(inspecting: kept)
+    #expect(heap.kind == .heap)
+    #expect(heap.signature == "q16@?0q8")
+    #expect(heap.referenceCount != nil)
+    #expect(unsafeBitCast(kept, to: (@convention(block) (Int64) -> Int64).self)(5) == 15)
+    #expect(counter.count.load(ordering: .sequentiallyConsistent) == 0, "the heap copy holds the handler")
+    CBlockABI._Block_release(kept)
+    #expect(counter.count.load(ordering: .sequentiallyConsistent) == 1)
+  }
+
+  /// Inspects and calls a stack block, and returns the heap copy it makes of it.
+  private static func copyOfAStackBlock(counter: DeinitCounter) throws -> UnsafeMutableRawPointer {
+    let tracked = Tracked(counter)
+    return try DynamicBlock.withStackBlock(
+      signature: "q16@?0q8",
+      handler: { arguments in
+        _ = tracked
+        guard case .signed(let x) = arguments[0] else { return .signed(0) }
+        return .signed(x * 3)
+      }
+    ) { block throws(InvocationError) in
+      let info = try? BlockInfo(inspecting: block)
+      #expect(info?.kind == .stack)
+      #expect(info?.signature == "q16@?0q8")
+      #expect(info?.copyHelperAddress != nil)
+      #expect(info?.disposeHelperAddress != nil)
+      // Called as C calls it: Swift would copy the stack block to call it.
+      #expect((try? BlockInvocation(block: block).invoke([.signed(14)])) == .signed(42))
+      return _Block_copy(block)!
+    }
+  }
+
+  struct Refusal: Error {}
+
+  @Test func failedHandlersReturnTheChosenValue() throws {
+    typealias IntBlock = @convention(block) (Int32) -> Int32
+    let reported = Mutex<[String]>([])
+    let zero = try DynamicBlock(
+      signature: "i@?i", failure: .returnZero.reporting { error in reported.withLock { $0.append("\(error)") } },
+      handler: { _ in throw Refusal() })
+    #expect(unsafeBitCast(zero.block, to: IntBlock.self)(7) == 0)
+    #expect(reported.withLock { $0 } == ["Refusal()"])
+
+    let fallback = try DynamicBlock(signature: "i@?i", failure: .returnValue(.signed(-1))) { arguments in
+      guard case .signed(let x) = arguments[0], x >= 0 else { throw Refusal() }
+      return .signed(x + 1)
+    }
+    let call = unsafeBitCast(fallback.block, to: IntBlock.self)
+    #expect(call(1) == 2)
+    #expect(call(-5) == -1)
+
+    // A result of the wrong kind or out of range is a failure too, reported as the return value's.
+    let wrong = try DynamicBlock(
+      signature: "C@?",
+      failure: .returnValue(.unsigned(9)).reporting { error in reported.withLock { $0.append("\(error)") } }
+    ) { _ in .signed(300) }
+    #expect(unsafeBitCast(wrong.block, to: (@convention(block) () -> UInt8).self)() == 9)
+    #expect(reported.withLock { $0.last }?.hasPrefix("return value: 300 does not fit unsigned char") == true)
+  }
+
+  @Test func aFailedHandlerStopsTheProcessByDefault() async {
+    await #expect(processExitsWith: .failure) {
+      let made = try DynamicBlock(signature: "v@?", handler: { _ in throw DynamicBlockTests.Refusal() })
+      unsafeBitCast(made.block, to: (@convention(block) () -> Void).self)()
+    }
+  }
+
+  @Test func returnedStringsLiveWithTheBlock() throws {
+    let made = try DynamicBlock(signature: "r*@?i") { arguments in
+      guard case .signed(let x) = arguments[0] else { return .pointer(0) }
+      return .string(x == 0 ? "zero" : "n\(x)")
+    }
+    let call = unsafeBitCast(made.block, to: (@convention(block) (Int32) -> UnsafePointer<CChar>?).self)
+    let first = call(0)
+    #expect(first.map { String(cString: $0) } == "zero")
+    #expect(call(3).map { String(cString: $0) } == "n3")
+    #expect(call(0) == first, "one copy per distinct text")
+  }
+
+  @Test func narrowResultsAreWidenedForTheCaller() throws {
+    // A raw handler writes one byte; C callers read the whole register.
+    let made = try DynamicBlock(signature: "c@?") { call in
+      call.result.storeBytes(of: -3, as: Int8.self)
+    }
+    let invocation = try BlockInvocation(block: made.block)
+    #expect(try invocation.invoke([]) == .signed(-3))
+    var word = UInt64.max
+    withUnsafeMutableBytes(of: &word) { buffer in
+      [UnsafeRawPointer?]().withUnsafeBufferPointer {
+        invocation.invoke(result: buffer.baseAddress, arguments: $0.baseAddress ?? UnsafePointer(bitPattern: 8)!)
+      }
+    }
+    #expect(word == UInt64(bitPattern: -3), "the whole ffi_arg is sign-extended")
+  }
+}
+
+extension DynamicBlockTests {
+  /// Resident memory in bytes, from `/proc/self/statm`.
+  static func residentBytes() throws -> Int {
+    let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
+    return Int(fields[1])! * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  /// Makes, calls, copies and releases `count` blocks of one signature; returns the handlers
+  /// released.
+  static func makeAndDrop(_ count: Int) throws -> Int {
+    let counter = DeinitCounter()
+    for index in 0..<count {
+      let tracked = Tracked(counter)
+      let made = try DynamicBlock(signature: "{?=dd}@?qr*") { arguments in
+        _ = tracked
+        guard case .signed(let x) = arguments[0] else { return .aggregate([.double(0), .double(0)]) }
+        return .aggregate([.double(Double(x)), .double(0.5)])
+      }
+      let copy = _Block_copy(made.block)
+      let result = try BlockInvocation(block: made.block).invoke([.signed(Int128(index)), .string("x")])
+      guard result == .aggregate([.double(Double(index)), .double(0.5)]) else { return -1 }
+      _Block_release(copy)
+    }
+    return counter.count.load(ordering: .sequentiallyConsistent)
+  }
+
+  /// In a process of its own, so that no other test allocates meanwhile.
+  @Test func tenThousandBlocksLeaveNothingBehind() async throws {
+    let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      guard try DynamicBlockTests.makeAndDrop(1000) == 1000 else { exit(2) }
+      let prepared = DynamicBlock.preparedSignatureCount
+      let before = try DynamicBlockTests.residentBytes()
+      let released = try DynamicBlockTests.makeAndDrop(10_000)
+      let growth = try DynamicBlockTests.residentBytes() - before
+      let report =
+        "released \(released), prepared \(DynamicBlock.preparedSignatureCount - prepared) more, grew \(growth) bytes\n"
+      FileHandle.standardError.write(Data(report.utf8))
+      exit(released == 10_000 && DynamicBlock.preparedSignatureCount == prepared && growth < 1 << 20 ? 0 : 1)
+    }
+    print(String(decoding: result.standardErrorContent, as: UTF8.self))
+  }
+}
