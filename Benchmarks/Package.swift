@@ -94,10 +94,12 @@ let package = Package(
     // libffi's own entry points, for the bare `ffi_call` the invocation benchmarks compare with.
     .systemLibrary(
       name: "CBenchFFI", path: "Sources/CBenchFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+    // A clang block and C loops that call blocks and function pointers, for the made blocks.
+    .target(name: "CBenchBlocks", path: "Sources/CBenchBlocks", cSettings: [.unsafeFlags(["-fblocks"])]),
     .executableTarget(
       name: "InvocationBenchmarks",
       dependencies: [
-        "CBenchFFI",
+        "CBenchFFI", "CBenchBlocks",
         .product(name: "BlockSignatureFFI", package: library),
         .product(name: "Benchmark", package: "benchmark"),
       ],

@@ -2,6 +2,7 @@ import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureFFI
 import BlockSignatureRuntime
+import Foundation
 import Testing
 
 /// The README's library examples, kept compiling and true.
@@ -41,5 +42,29 @@ import Testing
     let declared = try BlockInvocation(
       block: unsafeBitCast(scale, to: UnsafeRawPointer.self), declaredSignature: "d28@0:8i16d20")
     #expect(declared.signature.description == "d20@?0i8d12")
+  }
+}
+
+extension ReadmeExampleTests {
+  @Test func makingABlock() throws {
+    let add = try DynamicBlock(signature: "i16@?0i8i12") { arguments in
+      guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
+      return .signed(a + b)
+    }
+    typealias Add = @convention(block) (Int32, Int32) -> Int32
+    #expect(unsafeBitCast(add.block, to: Add.self)(2, 3) == 5)
+
+    nonisolated(unsafe) var comparisons = 0
+    let compare: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32 = { a, b in
+      comparisons += 1
+      return a!.load(as: Int32.self) < b!.load(as: Int32.self) ? -1 : 1
+    }
+    let trampoline = try CFunctionTrampoline(block: unsafeBitCast(compare, to: UnsafeRawPointer.self))
+    var numbers: [Int32] = [3, 1, 2]
+    qsort(
+      &numbers, 3, 4,
+      trampoline.unsafeFunction(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
+    #expect(numbers == [1, 2, 3])
+    #expect(comparisons > 0)
   }
 }

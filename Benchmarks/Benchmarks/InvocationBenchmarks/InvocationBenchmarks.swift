@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
   let scale: Scale = { Double($0) * $1 }
   let pointer = unsafeBitCast(scale, to: UnsafeRawPointer.self)
   guard let invocation = try? BlockInvocation(block: pointer) else { fatalError("the block cannot be called") }
+  makingBenchmarks()
   let calls = 1_000
 
   Benchmark("Invocation/direct/d@?id") { benchmark in

@@ -15,7 +15,7 @@ extension DynamicBlock {
   ///       callSynchronously(block)  // a C function that calls the block before returning
   ///     }
   ///
-  /// - Throws: ``InvocationError`` as ``init(signature:failure:handler:)`` does, or what `body`
+  /// - Throws: ``InvocationError`` as making a ``DynamicBlock`` does, or what `body`
   ///   throws.
   public static func withStackBlock<Result>(
     signature: String, failure: FailurePolicy = .trap, handler: @escaping Handler,

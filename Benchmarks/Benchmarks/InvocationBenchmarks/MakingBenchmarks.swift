@@ -1,0 +1,58 @@
+// Making/<path>/<signature>: one iteration makes 1 000 calls of a `double (^)(int, double)`
+// from clang-compiled C, or makes and releases 1 000 blocks.
+//
+// - `clang-block`: C calls a block clang made (the floor);
+// - `made-raw`, `made-typed`: C calls a DynamicBlock with a raw or a typed handler;
+// - `trampoline`: C calls a CFunctionTrampoline's function pointer over the clang block;
+// - `create-release`, `trampoline-create-release`: make one and release it.
+
+import Benchmark
+import BlockSignatureFFI
+import CBenchBlocks
+
+func makingBenchmarks() {
+  let calls: Int32 = 1_000
+  let clangBlock = cbench_clang_block()
+  Benchmark("Making/clang-block/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_block(clangBlock, calls)) }
+  }
+
+  guard
+    let raw = try? DynamicBlock(
+      signature: "d@?id",
+      rawHandler: { call in
+        let a = call.argumentAddress(0).load(as: Int32.self)
+        let b = call.argumentAddress(1).load(as: Double.self)
+        call.result.storeBytes(of: Double(a) * b, as: Double.self)
+      }),
+    let typed = try? DynamicBlock(
+      signature: "d@?id",
+      handler: { arguments in
+        guard case .signed(let a) = arguments[0], case .double(let b) = arguments[1] else { return .double(0) }
+        return .double(Double(a) * b)
+      }),
+    let trampoline = try? CFunctionTrampoline(block: clangBlock)
+  else { fatalError("the blocks cannot be made") }
+
+  Benchmark("Making/made-raw/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_block(raw.block, calls)) }
+  }
+  Benchmark("Making/made-typed/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_block(typed.block, calls)) }
+  }
+  Benchmark("Making/trampoline/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_function(trampoline.function, calls)) }
+  }
+  Benchmark("Making/create-release/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations {
+      for _ in 0..<calls {
+        blackHole(try? DynamicBlock(signature: "d16@?0i8d12", rawHandler: { _ in }))
+      }
+    }
+  }
+  Benchmark("Making/trampoline-create-release/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations {
+      for _ in 0..<calls { blackHole(try? CFunctionTrampoline(block: clangBlock)) }
+    }
+  }
+}
