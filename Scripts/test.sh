@@ -5,10 +5,13 @@
 #   libblocksruntime-dev  Debian's blocks runtime: the tests load it next to the toolchain's
 #                         to check that blocksig reports two runtimes in one process.
 #   libffi-dev            libffi's headers and pkg-config file, for BlockSignatureFFI.
+#   libxml2-dev           libxml2 and its header: the dynamic delegate tests fill its SAX
+#                         handler and check the layout against the header.
+#   python3               expat (xml.sax), the independent parser those tests compare with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libblocksruntime-dev libffi-dev)
+packages=(libblocksruntime-dev libffi-dev libxml2-dev python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

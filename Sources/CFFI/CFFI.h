@@ -46,6 +46,17 @@ static inline unsigned short cffi_type_struct_tag(void) { return FFI_TYPE_STRUCT
 /// The size of `ffi_arg`: libffi writes a whole one for every integer return narrower than it.
 static inline size_t cffi_arg_size(void) { return sizeof(ffi_arg); }
 
+/// Publishes a closure's code address (or NULL) in a callback table that C may be reading on
+/// another thread: one release store of the whole pointer.
+static inline void cffi_publish_pointer(void *_Nullable *slot, const void *_Nullable value) {
+  __atomic_store_n(slot, (void *)value, __ATOMIC_RELEASE);
+}
+
+/// Reads a function pointer from a callback table that may be written on another thread.
+static inline const void *_Nullable cffi_read_pointer(void *_Nullable const *slot) {
+  return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
 #pragma clang assume_nonnull end
 
 #endif  // CFFI_SHIM_H
