@@ -68,3 +68,28 @@ extension ReadmeExampleTests {
     #expect(comparisons > 0)
   }
 }
+
+extension ReadmeExampleTests {
+  @Test func dynamicDelegate() throws {
+    let saxDescription = SAXFixture.description
+    let delegate = try DynamicDelegate(try CallbackTable(parsing: saxDescription, name: "xmlSAXHandler"))
+    nonisolated(unsafe) var depth = 0
+    nonisolated(unsafe) var outline: [String] = []
+    let start: @convention(block) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeRawPointer?) -> Void = {
+      _, name, _ in
+      outline.append(String(repeating: "  ", count: depth) + String(cString: name!))
+      depth += 1
+    }
+    let end: @convention(block) (UnsafePointer<CChar>?) -> Void = { _ in depth -= 1 }  // no context: allowed
+    try delegate.implement("startElement", withBlock: unsafeBitCast(start, to: UnsafeRawPointer.self))
+    try delegate.implement("endElement", withBlock: unsafeBitCast(end, to: UnsafeRawPointer.self))
+
+    typealias ParseMemory =
+      @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer?, UnsafePointer<CChar>, Int32) ->
+      Int32
+    let parse = unsafeBitCast(dlsym(dlopen("libxml2.so.2", RTLD_NOW), "xmlSAXUserParseMemory"), to: ParseMemory.self)
+    _ = "<a><b/><c><d/></c></a>".withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
+    #expect(outline == ["a", "  b", "  c", "    d"])
+    #expect(depth == 0)
+  }
+}
