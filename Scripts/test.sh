@@ -8,6 +8,7 @@
 #   libxml2-dev           libxml2 and its header: the dynamic delegate tests fill its SAX
 #                         handler and check the layout against the header.
 #   python3               expat (xml.sax), the independent parser those tests compare with.
+#   python3-jsonschema    the reference JSON Schema validator, for the Schemas/ tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,8 @@ missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# jsonschema may come from pip as well as from Debian: ask Python, not dpkg.
+python3 -c "import jsonschema" 2>/dev/null || missing+=(python3-jsonschema)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   SUDO=""

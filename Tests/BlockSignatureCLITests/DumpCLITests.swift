@@ -51,39 +51,38 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(
       Set(document.keys) == [
-        "schema", "serializationVersion", "file", "format", "arch", "data_model", "kind", "has_symbols", "summary",
+        "schema", "file", "format", "arch", "dataModel", "kind", "hasSymbols", "summary",
         "blocks", "warnings",
       ])
-    #expect(document["schema"] as? String == "blocksig-dump/1")
-    #expect(document["serializationVersion"] as? Int == 1)
+    #expect(document["schema"] as? String == "blocksig-dump/2")
     #expect(document["file"] as? String == object.path)
     #expect(document["format"] as? String == "ELF64")
     #expect(document["arch"] as? String == "x86_64")
-    #expect(document["data_model"] as? String == "x86_64-linux")
+    #expect(document["dataModel"] as? String == "x86_64-linux")
     #expect(document["kind"] as? String == "relocatable")
-    #expect(document["has_symbols"] as? Bool == true)
+    #expect(document["hasSymbols"] as? Bool == true)
     let summary = try #require(document["summary"] as? [String: Int])
     #expect(
       summary == [
-        "descriptors": truth.count, "global_literals": 1,
-        "distinct_signatures": Set(truth.compactMap(\.signature)).count,
+        "descriptors": truth.count, "globalLiterals": 1,
+        "distinctSignatures": Set(truth.compactMap(\.signature)).count,
       ])
     let blocks = try #require(document["blocks"] as? [[String: Any]])
     #expect(blocks.count == truth.count)
     for block in blocks {
       #expect(
         Set(block.keys) == [
-          "descriptor", "kind", "size", "copy_dispose", "signature", "declaration", "extended_layout", "literals",
-          "construction_sites", "evidence",
+          "descriptor", "kind", "size", "copyDispose", "signature", "declaration", "extendedLayout", "literals",
+          "constructionSites", "evidence",
         ])
       // An object's sites: no addresses, the invoke named by the code's relocations.
-      let sites = try #require(block["construction_sites"] as? [[String: Any]])
+      let sites = try #require(block["constructionSites"] as? [[String: Any]])
       #expect(sites.count == (block["kind"] as? String == "stack" ? 1 : 0))
       for site in sites {
         #expect(
           Set(site.keys) == [
-            "vaddr", "section", "section_offset", "file_offset", "function", "function_demangled", "invoke",
-            "invoke_match",
+            "vaddr", "section", "sectionOffset", "fileOffset", "function", "functionDemangled", "invoke",
+            "invokeMatch",
           ])
         #expect(site["vaddr"] is NSNull)
         #expect(site["section"] as? String == ".text")
@@ -92,7 +91,7 @@ import Testing
         #expect(invoke?.hasPrefix("__f_block_invoke") == true, "\(invoke ?? "none")")
       }
       let descriptor = try #require(block["descriptor"] as? [String: Any])
-      #expect(Set(descriptor.keys) == ["vaddr", "section", "section_offset", "file_offset", "symbol"])
+      #expect(Set(descriptor.keys) == ["vaddr", "section", "sectionOffset", "fileOffset", "symbol"])
       #expect(descriptor["vaddr"] is NSNull)  // no final addresses in a .o file
       #expect(descriptor["section"] as? String == ".data.rel.ro")
     }
@@ -105,13 +104,13 @@ import Testing
     #expect(invoke["symbol"] as? String == "gb_block_invoke")
     #expect(invoke["vaddr"] is NSNull)
     #expect(global["evidence"] as? [String] == ["literal", "symbol", "structural"])
-    let withHelpers = try #require(blocks.first { !($0["copy_dispose"] is NSNull) })
-    let helpers = try #require(withHelpers["copy_dispose"] as? [String: Any])
+    let withHelpers = try #require(blocks.first { !($0["copyDispose"] is NSNull) })
+    let helpers = try #require(withHelpers["copyDispose"] as? [String: Any])
     #expect(Set(helpers.keys) == ["copy", "dispose"])
   }
 
   /// A linked library's stack blocks: the text line names the sites' count and the invoke
-  /// functions; `construction_sites` gives each site's address, function, invoke and how the
+  /// functions; `constructionSites` gives each site's address, function, invoke and how the
   /// invoke was matched. The truth is clang's IR (what it stores with each descriptor) and the
   /// library's symbol table (where each function is).
   @Test func constructionSitesInTextAndJSON() throws {
@@ -146,25 +145,25 @@ import Testing
     let blocks = try #require(document["blocks"] as? [[String: Any]])
     #expect(blocks.count == 2)
     for (block, invoke) in zip(blocks, [first, second]) {
-      let sites = try #require(block["construction_sites"] as? [[String: Any]])
+      let sites = try #require(block["constructionSites"] as? [[String: Any]])
       let site = try #require(sites.first)
       #expect(sites.count == 1)
       #expect(
         Set(site.keys) == [
-          "vaddr", "section", "section_offset", "file_offset", "function", "function_demangled", "invoke",
-          "invoke_match",
+          "vaddr", "section", "sectionOffset", "fileOffset", "function", "functionDemangled", "invoke",
+          "invokeMatch",
         ])
       #expect(site["function"] as? String == "both")
       let address = try #require(site["vaddr"] as? UInt64)
       #expect(address > both && address < min(first, second), "\(address)")
       let code = try #require(site["invoke"] as? [String: Any])
       #expect(code["vaddr"] as? UInt64 == invoke)
-      #expect(site["invoke_match"] as? String == "slot")
+      #expect(site["invokeMatch"] as? String == "slot")
     }
   }
 
   /// C++: the invoke and function names are mangled; `-C` shows them demangled in the text,
-  /// the JSON has both (`demangled`, `function_demangled`).
+  /// the JSON has both (`demangled`, `functionDemangled`).
   @Test func demangledNames() throws {
     let (directory, library) = try Toolchain.compileC(
       """
@@ -183,11 +182,11 @@ import Testing
     let run = try blocksig(["dump", "--json", "-C", library.path])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let blocks = try #require(document["blocks"] as? [[String: Any]])
-    let sites = blocks.flatMap { $0["construction_sites"] as? [[String: Any]] ?? [] }
+    let sites = blocks.flatMap { $0["constructionSites"] as? [[String: Any]] ?? [] }
     #expect(sites.count == 2)
     for site in sites {
       #expect(site["function"] as? String == "_ZN2NS3Foo3barEi")
-      #expect(site["function_demangled"] as? String == "NS::Foo::bar(int)")
+      #expect(site["functionDemangled"] as? String == "NS::Foo::bar(int)")
       let invoke = try #require(site["invoke"] as? [String: Any])
       let symbol = try #require(invoke["symbol"] as? String)
       #expect(
@@ -318,12 +317,14 @@ import Testing
     let recursive = try blocksig(["dump", "-r", "--json", directory.path])
     #expect(recursive.status == 0)
     #expect(recursive.stderr == "")
-    // Two documents (b.o and sub/copy.o), the C source and IR-less files skipped.
-    let documents = recursive.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }
-    #expect(documents.count == 2)
-    for document in documents {
-      let parsed = try #require(try JSONSerialization.jsonObject(with: Data((document + "\n}").utf8)) as? [String: Any])
+    // JSON Lines: two documents (b.o and sub/copy.o), one per line, the C source and IR-less
+    // files skipped.
+    let lines = recursive.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 3 && lines.last == "", "\(recursive.stdout)")
+    for line in lines.dropLast() {
+      let parsed = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       #expect((parsed["blocks"] as? [Any])?.count == truth.count)
+      #expect(parsed["schema"] as? String == "blocksig-dump/2")
     }
   }
 

@@ -93,10 +93,12 @@ import Testing
                               standard input when omitted.
 
     OPTIONS:
-      --json                  Print one JSON document per input instead of text.
-      --target <target>       The data model to lay out for. (values: x86_64-linux,
-                              aarch64-linux, arm64-apple, i386-linux,
-                              x86_64-windows; default: x86_64-linux)
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
+      --target <target>       The data model: sizes, alignments and calling
+                              convention. (values: x86_64-linux, aarch64-linux,
+                              arm64-apple, i386-linux, x86_64-windows; default:
+                              x86_64-linux)
       --color-diagnostics/--no-color-diagnostics
                               Colour the diagnostics on standard error (default:
                               when it is a terminal).
@@ -145,7 +147,8 @@ import Testing
                               decimal.
       --all                   With --pid: list every block found in the process's
                               memory.
-      --json                  Print one JSON document instead of text.
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
       -C, --demangle          Show Swift, C++ and block invoke names demangled in
                               the text (JSON has both forms).
       --color-diagnostics/--no-color-diagnostics
@@ -215,7 +218,8 @@ import Testing
       --level <level>         How strictly --signature must fit the block's own
                               signature. (values: identical, equivalent, abi,
                               blockskit, aspects; default: abi)
-      --json                  Print one JSON document instead of text.
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
       --color-diagnostics/--no-color-diagnostics
                               Colour the diagnostics on standard error (default:
                               when it is a terminal).
@@ -235,9 +239,9 @@ import Testing
     load its descriptor's address) with the invoke function stored beside it.
 
     Human output has one line per block, sorted by address, then a summary. With
-    --json, each binary (each archive member) gives one pretty-printed JSON
-    document with "schema": "blocksig-dump/1"; documents follow each other on
-    stdout.
+    --json, the output is JSON Lines: each binary (each archive member) gives one
+    compact JSON document on a line of its own, with "schema": "blocksig-dump/2"
+    and camelCase keys (Schemas/blocksig-dump-2.schema.json describes it).
 
     A file that cannot be read or is damaged gives a diagnostic on stderr and the
     scan goes on; the exit status is 1 if any file failed. Files found by -r that
@@ -254,7 +258,8 @@ import Testing
       <paths>                 Binaries, archives or directories to scan.
 
     OPTIONS:
-      --json                  Print one JSON document per binary.
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
       -r, --recursive         Scan directories recursively.
       -C, --demangle          Show Swift, C++ and block invoke names demangled in
                               the text (JSON has both forms).
@@ -287,10 +292,10 @@ import Testing
       <signature>             The signature to convert.
 
     OPTIONS:
-      --json                  Print one JSON document instead of the signature
-                              alone.
-      --target <target>       The data model whose pointer size the hidden
-                              arguments take. (values: x86_64-linux, aarch64-linux,
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
+      --target <target>       The data model: sizes, alignments and calling
+                              convention. (values: x86_64-linux, aarch64-linux,
                               arm64-apple, i386-linux, x86_64-windows; default:
                               x86_64-linux)
       --from <from>           The form of the input: block, method or function (by
@@ -326,10 +331,10 @@ import Testing
       <signature>             The signature to convert.
 
     OPTIONS:
-      --json                  Print one JSON document instead of the signature
-                              alone.
-      --target <target>       The data model whose pointer size the hidden
-                              arguments take. (values: x86_64-linux, aarch64-linux,
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
+      --target <target>       The data model: sizes, alignments and calling
+                              convention. (values: x86_64-linux, aarch64-linux,
                               arm64-apple, i386-linux, x86_64-windows; default:
                               x86_64-linux)
       --from <from>           The form of the input: block, method or function (by
@@ -384,10 +389,12 @@ import Testing
       --level <level>         How strictly to compare. (values: identical,
                               equivalent, abi, blockskit, aspects; default:
                               equivalent)
-      --target <target>       The data model for sizes and register classes.
-                              (values: x86_64-linux, aarch64-linux, arm64-apple,
-                              i386-linux, x86_64-windows; default: x86_64-linux)
-      --json                  Print one JSON document instead of text.
+      --target <target>       The data model: sizes, alignments and calling
+                              convention. (values: x86_64-linux, aarch64-linux,
+                              arm64-apple, i386-linux, x86_64-windows; default:
+                              x86_64-linux)
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
       --color-diagnostics/--no-color-diagnostics
                               Colour the diagnostics on standard error (default:
                               when it is a terminal).

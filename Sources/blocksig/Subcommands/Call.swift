@@ -65,8 +65,8 @@ extension BlockSig {
     @Option(help: "How strictly --signature must fit the block's own signature.")
     var level: CompatibilityLevel = .abi
 
-    @Flag(help: "Print one JSON document instead of text.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption
+    var json: Bool { jsonOption.json }
 
     @Argument(help: ArgumentHelp("One JSON value per parameter.", valueName: "arg"))
     var values: [String] = []

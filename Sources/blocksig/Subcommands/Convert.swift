@@ -7,11 +7,11 @@ import Foundation
 extension BlockSig {
   /// Options shared by `blocksig method` and `blocksig block`.
   struct ConversionOptions: ParsableArguments {
-    @Flag(help: "Print one JSON document instead of the signature alone.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption
+    var json: Bool { jsonOption.json }
 
-    @Option(help: "The data model whose pointer size the hidden arguments take.")
-    var target: TargetModel = .x86_64Linux
+    @OptionGroup var targetOption: TargetOption
+    var target: DataModel { targetOption.target }
 
     @Option(help: "The form of the input: block, method or function (by default, from its first arguments).")
     var from: SignatureForm?
@@ -25,7 +25,7 @@ extension BlockSig {
       let converted: SignatureEncoding
       do {
         parsed = try SignatureEncoding(parsing: signature)
-        converted = try parsed.converted(from: from?.kind, to: form, model: target.model)
+        converted = try parsed.converted(from: from?.kind, to: form, model: target)
       } catch let error as EncodingError {
         throw Diagnostics.malformed(error, label: "<signature>")
       } catch let error as SignatureError {
@@ -35,7 +35,7 @@ extension BlockSig {
         try JSONOutput.print(
           ConversionReportV1(
             input: signature, inputForm: SignatureForm(from?.kind ?? parsed.kind).rawValue,
-            form: SignatureForm(form).rawValue, target: target.model.name, signature: converted.description))
+            form: SignatureForm(form).rawValue, target: target.name, signature: converted.description))
       } else {
         print(converted.description)
       }
@@ -61,15 +61,5 @@ extension BlockSig {
       case .function: .types
       }
     }
-  }
-
-  /// `blocksig method|block --json`, version 1.
-  struct ConversionReportV1: Encodable {
-    let serializationVersion = 1
-    var input: String
-    var inputForm: String
-    var form: String
-    var target: String
-    var signature: String
   }
 }

@@ -20,8 +20,9 @@ extension BlockSig {
         stored beside it.
 
         Human output has one line per block, sorted by address, then a summary. With --json, \
-        each binary (each archive member) gives one pretty-printed JSON document with \
-        "schema": "blocksig-dump/1"; documents follow each other on stdout.
+        the output is JSON Lines: each binary (each archive member) gives one compact JSON \
+        document on a line of its own, with "schema": "blocksig-dump/2" and camelCase keys \
+        (Schemas/blocksig-dump-2.schema.json describes it).
 
         A file that cannot be read or is damaged gives a diagnostic on stderr and the scan goes \
         on; the exit status is 1 if any file failed. Files found by -r that are not ELF, Mach-O \
@@ -33,8 +34,8 @@ extension BlockSig {
           blocksig dump --json -r build/
         """)
 
-    @Flag(help: "Print one JSON document per binary.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption
+    var json: Bool { jsonOption.json }
 
     @Flag(name: [.short, .customLong("recursive")], help: "Scan directories recursively.")
     var recursive = false
@@ -79,7 +80,7 @@ extension BlockSig {
 
       let outcomes = Self.scanInParallel(inputs, progress: isatty(2) == 1 ? errors : nil)
       let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       var output = ""
       for outcome in outcomes {
         switch outcome {
@@ -95,7 +96,7 @@ extension BlockSig {
               errors.write("\(report.file): warning: \(warning.message)\n")
             }
             if json {
-              let data = try encoder.encode(DumpReportV1(report))
+              let data = try encoder.encode(DumpReport(report))
               output += String(decoding: data, as: UTF8.self) + "\n"
             } else {
               output += Self.humanReadable(report, demangling: demangle)

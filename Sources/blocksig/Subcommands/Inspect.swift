@@ -53,8 +53,8 @@ extension BlockSig {
     @Flag(name: .long, help: "With --pid: list every block found in the process's memory.")
     var all = false
 
-    @Flag(name: .long, help: "Print one JSON document instead of text.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption
+    var json: Bool { jsonOption.json }
 
     @Flag(
       name: [.customShort("C"), .long],

@@ -85,7 +85,8 @@ import Testing
     #expect(sax.size == (try SAXFixture.helper("sax_size").load(as: Int.self)))
   }
 
-  @Test func eventsAgreeWithExpat() throws {
+  /// Runs `body` with a recording delegate and the count of `endDocument` calls.
+  static func withDelegate(_ body: (DynamicDelegate, Recorder, UnsafeMutablePointer<Int32>) throws -> Void) throws {
     let recorder = Recorder()
     let documents = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     documents.pointee = 0
@@ -95,46 +96,42 @@ import Testing
       documents.deallocate()
       realTable.deallocate()
     }
-    let delegate = try Self.delegate(recording: recorder, documents: documents, realTable: realTable)
+    try body(try delegate(recording: recorder, documents: documents, realTable: realTable), recorder, documents)
+  }
 
-    // Members without a block or a real function are NULL.
-    let implemented: Set = ["startElement", "endElement", "characters", "error", "endDocument"]
-    for member in delegate.callbackTable.members where member.signature != nil {
-      #expect((try delegate.function(for: member.name) != nil) == implemented.contains(member.name), "\(member.name)")
+  @Test func eventsAgreeWithExpat() throws {
+    try Self.withDelegate { delegate, recorder, documents in
+      // Members without a block or a real function are NULL.
+      let implemented: Set = ["startElement", "endElement", "characters", "error", "endDocument"]
+      for member in delegate.callbackTable.members where member.signature != nil {
+        #expect((try delegate.function(for: member.name) != nil) == implemented.contains(member.name), "\(member.name)")
+      }
+
+      let parse = try SAXFixture.parseMemory.get()
+      let status = Self.document.withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
+      #expect(status == 0)
+      #expect(documents.pointee == 1, "the real delegate's endDocument ran once")
+      #expect(recorder.errors.withLock { $0 }.isEmpty)
+
+      let expected = try SAXFixture.expatEvents(Self.document).map { event -> [String] in
+        let head = event.prefix(2).map { $0 as! String }
+        let pairs = (event.count > 2 ? event[2] as! [[String]] : []).flatMap { $0 }
+        return head + pairs
+      }
+      let got = recorder.events.withLock { $0 }
+      #expect(got == expected)
+      #expect(got.count > 15)
     }
-
-    let parse = try SAXFixture.parseMemory.get()
-    let status = Self.document.withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
-    #expect(status == 0)
-    #expect(documents.pointee == 1, "the real delegate's endDocument ran once")
-    #expect(recorder.errors.withLock { $0 }.isEmpty)
-
-    let expected = try SAXFixture.expatEvents(Self.document).map { event -> [String] in
-      let head = event.prefix(2).map { $0 as! String }
-      let pairs = (event.count > 2 ? event[2] as! [[String]] : []).flatMap { $0 }
-      return head + pairs
-    }
-    let got = recorder.events.withLock { $0 }
-    #expect(got == expected)
-    #expect(got.count > 15)
   }
 
   @Test func malformedDocumentsReachTheErrorBlock() throws {
-    let recorder = Recorder()
-    let documents = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    documents.pointee = 0
-    let realTable = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
-    realTable.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
-    defer {
-      documents.deallocate()
-      realTable.deallocate()
+    try Self.withDelegate { delegate, recorder, _ in
+      let parse = try SAXFixture.parseMemory.get()
+      let status = "<a><b></a>".withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
+      #expect(status != 0)
+      let errors = recorder.errors.withLock { $0 }
+      #expect(!errors.isEmpty)
+      #expect(errors.contains { $0.contains("mismatch") }, "\(errors)")
     }
-    let delegate = try Self.delegate(recording: recorder, documents: documents, realTable: realTable)
-    let parse = try SAXFixture.parseMemory.get()
-    let status = "<a><b></a>".withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
-    #expect(status != 0)
-    let errors = recorder.errors.withLock { $0 }
-    #expect(!errors.isEmpty)
-    #expect(errors.contains { $0.contains("mismatch") }, "\(errors)")
   }
 }

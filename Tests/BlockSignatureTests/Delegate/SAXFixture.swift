@@ -76,7 +76,7 @@ enum SAXFixture {
     @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer?, UnsafePointer<CChar>, Int32) -> Int32
 
   /// libxml2's `xmlSAXUserParseMemory`.
-  nonisolated(unsafe) static let parseMemory: Result<ParseMemory, any Error> = Result {
+  static let parseMemory: Result<ParseMemory, any Error> = Result {
     guard let libxml2 = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL) else {
       throw LoadFailure(message: String(cString: dlerror()))
     }

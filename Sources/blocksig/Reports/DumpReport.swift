@@ -2,28 +2,29 @@ import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
 
-// The `blocksig dump --json` document. Field names are a contract (`"schema": "blocksig-dump/1"`).
+// The `blocksig dump --json` document, one per line (JSON Lines). Field names are a contract
+// (`"schema": "blocksig-dump/2"`, described by Schemas/blocksig-dump-2.schema.json).
 
 /// One `dump --json` document: the scan of one binary (one archive member).
-struct DumpReportV1: Encodable {
+struct DumpReport: Encodable {
   struct Summary: Encodable {
     var descriptors: Int
-    var global_literals: Int
-    var distinct_signatures: Int
+    var globalLiterals: Int
+    var distinctSignatures: Int
   }
 
   struct Location: Encodable {
     var vaddr: UInt64?
     var section: String
-    var section_offset: UInt64
-    var file_offset: UInt64?
+    var sectionOffset: UInt64
+    var fileOffset: UInt64?
     var symbol: String?
 
     init(_ location: BinaryLocation) {
       vaddr = location.address
       section = location.section
-      section_offset = location.sectionOffset
-      file_offset = location.fileOffset
+      sectionOffset = location.sectionOffset
+      fileOffset = location.fileOffset
       symbol = location.symbol
     }
 
@@ -31,11 +32,11 @@ struct DumpReportV1: Encodable {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(vaddr, forKey: .vaddr)
       try c.encode(section, forKey: .section)
-      try c.encode(section_offset, forKey: .section_offset)
-      try c.encode(file_offset, forKey: .file_offset)
+      try c.encode(sectionOffset, forKey: .sectionOffset)
+      try c.encode(fileOffset, forKey: .fileOffset)
       try c.encode(symbol, forKey: .symbol)
     }
-    enum CodingKeys: String, CodingKey { case vaddr, section, section_offset, file_offset, symbol }
+    enum CodingKeys: String, CodingKey { case vaddr, section, sectionOffset, fileOffset, symbol }
   }
 
   struct Code: Encodable {
@@ -74,7 +75,7 @@ struct DumpReportV1: Encodable {
   struct Literal: Encodable {
     var vaddr: UInt64?
     var section: String
-    var section_offset: UInt64
+    var sectionOffset: UInt64
     var symbol: String?
     var flags: UInt32
     var invoke: Code
@@ -83,48 +84,48 @@ struct DumpReportV1: Encodable {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(vaddr, forKey: .vaddr)
       try c.encode(section, forKey: .section)
-      try c.encode(section_offset, forKey: .section_offset)
+      try c.encode(sectionOffset, forKey: .sectionOffset)
       try c.encode(symbol, forKey: .symbol)
       try c.encode(flags, forKey: .flags)
       try c.encode(invoke, forKey: .invoke)
     }
-    enum CodingKeys: String, CodingKey { case vaddr, section, section_offset, symbol, flags, invoke }
+    enum CodingKeys: String, CodingKey { case vaddr, section, sectionOffset, symbol, flags, invoke }
   }
 
   struct Site: Encodable {
     var vaddr: UInt64?
     var section: String
-    var section_offset: UInt64
-    var file_offset: UInt64?
+    var sectionOffset: UInt64
+    var fileOffset: UInt64?
     var function: String?
-    var function_demangled: String?
+    var functionDemangled: String?
     var invoke: Code?
-    var invoke_match: String?
+    var invokeMatch: String?
 
     init(_ site: BlockConstructionSite) {
       vaddr = site.location.address
       section = site.location.section
-      section_offset = site.location.sectionOffset
-      file_offset = site.location.fileOffset
+      sectionOffset = site.location.sectionOffset
+      fileOffset = site.location.fileOffset
       function = site.function
-      function_demangled = site.function.flatMap(SymbolDemangler.demangle)
+      functionDemangled = site.function.flatMap(SymbolDemangler.demangle)
       invoke = site.invoke.map(Code.init)
-      invoke_match = site.invokeMatch?.rawValue
+      invokeMatch = site.invokeMatch?.rawValue
     }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(vaddr, forKey: .vaddr)
       try c.encode(section, forKey: .section)
-      try c.encode(section_offset, forKey: .section_offset)
-      try c.encode(file_offset, forKey: .file_offset)
+      try c.encode(sectionOffset, forKey: .sectionOffset)
+      try c.encode(fileOffset, forKey: .fileOffset)
       try c.encode(function, forKey: .function)
-      try c.encode(function_demangled, forKey: .function_demangled)
+      try c.encode(functionDemangled, forKey: .functionDemangled)
       try c.encode(invoke, forKey: .invoke)
-      try c.encode(invoke_match, forKey: .invoke_match)
+      try c.encode(invokeMatch, forKey: .invokeMatch)
     }
     enum CodingKeys: String, CodingKey {
-      case vaddr, section, section_offset, file_offset, function, function_demangled, invoke, invoke_match
+      case vaddr, section, sectionOffset, fileOffset, function, functionDemangled, invoke, invokeMatch
     }
   }
 
@@ -132,12 +133,12 @@ struct DumpReportV1: Encodable {
     var descriptor: Location
     var kind: String
     var size: UInt64
-    var copy_dispose: CopyDispose?
+    var copyDispose: CopyDispose?
     var signature: String?
     var declaration: String?
-    var extended_layout: String?
+    var extendedLayout: String?
     var literals: [Literal]
-    var construction_sites: [Site]
+    var constructionSites: [Site]
     var evidence: [String]
 
     init(_ block: ScannedBlock) {
@@ -145,17 +146,17 @@ struct DumpReportV1: Encodable {
       kind = block.kind.rawValue
       size = block.size
       if block.copyHelper != nil || block.disposeHelper != nil {
-        copy_dispose = CopyDispose(copy: block.copyHelper.map(Code.init), dispose: block.disposeHelper.map(Code.init))
+        copyDispose = CopyDispose(copy: block.copyHelper.map(Code.init), dispose: block.disposeHelper.map(Code.init))
       }
       signature = block.signature
       declaration = block.declaration
-      extended_layout = block.extendedLayout
+      extendedLayout = block.extendedLayout
       literals = block.literals.map {
         Literal(
-          vaddr: $0.location.address, section: $0.location.section, section_offset: $0.location.sectionOffset,
+          vaddr: $0.location.address, section: $0.location.section, sectionOffset: $0.location.sectionOffset,
           symbol: $0.location.symbol, flags: $0.flags, invoke: Code($0.invoke))
       }
-      construction_sites = block.constructionSites.map(Site.init)
+      constructionSites = block.constructionSites.map(Site.init)
       evidence = block.evidence.map(\.rawValue)
     }
 
@@ -164,29 +165,28 @@ struct DumpReportV1: Encodable {
       try c.encode(descriptor, forKey: .descriptor)
       try c.encode(kind, forKey: .kind)
       try c.encode(size, forKey: .size)
-      try c.encode(copy_dispose, forKey: .copy_dispose)
+      try c.encode(copyDispose, forKey: .copyDispose)
       try c.encode(signature, forKey: .signature)
       try c.encode(declaration, forKey: .declaration)
-      try c.encode(extended_layout, forKey: .extended_layout)
+      try c.encode(extendedLayout, forKey: .extendedLayout)
       try c.encode(literals, forKey: .literals)
-      try c.encode(construction_sites, forKey: .construction_sites)
+      try c.encode(constructionSites, forKey: .constructionSites)
       try c.encode(evidence, forKey: .evidence)
     }
     enum CodingKeys: String, CodingKey {
-      case descriptor, kind, size, copy_dispose, signature, declaration, extended_layout, literals, construction_sites
+      case descriptor, kind, size, copyDispose, signature, declaration, extendedLayout, literals, constructionSites
       case evidence
     }
   }
 
-  var schema = "blocksig-dump/1"
-  var serializationVersion = 1
+  var schema = "blocksig-dump/2"
   var file: String
   var format: String
   var arch: String
   /// The data model the declarations are written for (`i386-linux`, `arm64-apple`, …).
-  var data_model: String
+  var dataModel: String
   var kind: String
-  var has_symbols: Bool
+  var hasSymbols: Bool
   var summary: Summary
   var blocks: [Block]
   var warnings: [String]
@@ -195,12 +195,12 @@ struct DumpReportV1: Encodable {
     file = report.file
     format = report.format.rawValue
     arch = report.architecture
-    data_model = report.dataModel.name
+    dataModel = report.dataModel.name
     kind = report.kind.rawValue
-    has_symbols = report.hasSymbols
+    hasSymbols = report.hasSymbols
     summary = Summary(
-      descriptors: report.blocks.count, global_literals: report.globalLiteralCount,
-      distinct_signatures: report.distinctSignatureCount)
+      descriptors: report.blocks.count, globalLiterals: report.globalLiteralCount,
+      distinctSignatures: report.distinctSignatureCount)
     blocks = report.blocks.map(Block.init)
     warnings = report.warnings.map(\.message)
   }
