@@ -1,0 +1,11 @@
+/// An argument as the fast path's first pass reads it: its type and written offset (-1 when
+/// absent), and where its encoding lies (for the head and the hidden-layout check).
+struct FastArgument {
+  var size: Int
+  var alignment: Int
+  var caveats: LayoutCaveats
+  var shape: TypeShape
+  var written: Int
+  var typeStart: Int
+  var typeEnd: Int
+}
