@@ -11,13 +11,21 @@ import BlockSignature
 ///     catch let error as BinaryScanError { print(error) }  // "section header table at 0x4000 ..."
 public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What kind of problem this is.
-  public struct Kind: Hashable, Sendable, CustomStringConvertible {
-    /// The kind's name.
+  public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The kind's stable identifier, such as `"unrecognizedFormat"`.
     public let rawValue: String
-    /// Creates a kind from its name.
+    /// Creates a kind from its identifier.
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// The kind's name.
-    public var description: String { rawValue }
+    /// What the kind means, in lower-case words; an unknown kind reads as its identifier.
+    public var description: String {
+      switch rawValue {
+      case "unreadable": "unreadable file"
+      case "unrecognizedFormat": "unrecognized format"
+      case "unsupportedVariant": "unsupported variant"
+      case "malformed": "malformed file"
+      default: rawValue
+      }
+    }
 
     /// The file could not be opened or mapped.
     public static let unreadable = Kind(rawValue: "unreadable")
@@ -29,7 +37,6 @@ public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertibl
     public static let malformed = Kind(rawValue: "malformed")
   }
 
-  /// The kind of problem.
   /// What kind of problem this is.
   public var kind: Kind
   /// The file offset the problem was found at, if there is one.

@@ -11,52 +11,19 @@ import BlockSignature
 import BlockSignatureBinary
 
 public struct LoadedLibrary: @unchecked Sendable {
-  /// Why a library or one of its blocks could not be had.
-  public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of failure. Extensible.
-    public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-      /// The kind's name.
-      public var rawValue: String
-      /// Creates a kind from its name.
-      public init(rawValue: String) { self.rawValue = rawValue }
-      /// The kind's name.
-      public var description: String { rawValue }
-      /// The file does not exist or cannot be read.
-      public static let noSuchFile = Kind(rawValue: "noSuchFile")
-      /// `dlopen` refused the file, or it is not a regular file (a directory, a FIFO: not
-      /// handed to `dlopen`, which would wait for a FIFO's writer).
-      public static let cannotLoad = Kind(rawValue: "cannotLoad")
-      /// No symbol of that name.
-      public static let noSuchSymbol = Kind(rawValue: "noSuchSymbol")
-      /// A function was expected but the symbol lies in memory that is not executable.
-      public static let notAFunction = Kind(rawValue: "notAFunction")
-      /// A variable was expected but the symbol lies in executable memory.
-      public static let notAVariable = Kind(rawValue: "notAVariable")
-      /// The function returned, or the variable holds, NULL.
-      public static let nullBlock = Kind(rawValue: "nullBlock")
-    }
-
-    /// The kind of failure.
-    public var kind: Kind
-    /// What went wrong, in words.
-    public var message: String
-
-    /// The message.
-    public var description: String { message }
-  }
-
   /// The path the library was opened with.
   public let path: String
   private let handle: UnsafeMutableRawPointer
 
   /// Opens the library with `dlopen(path, RTLD_NOW | RTLD_LOCAL)`.
   ///
-  /// - Throws: ``Error`` with kind `noSuchFile`, or `cannotLoad` (with `dlerror`'s text, or
+  /// - Throws: ``LoadedLibraryError`` with kind `noSuchFile`, or `cannotLoad` (with `dlerror`'s text, or
   ///   "not a regular file").
-  public init(path: String) throws(Error) {
+  public init(path: String) throws(LoadedLibraryError) {
     if case .failure(let error) = system_checkReadable(path) {
       // Missing or unreadable, or there but not a regular file (a directory, a FIFO).
-      throw Error(kind: error.explanation == nil ? .noSuchFile : .cannotLoad, message: "\(path): \(error.reason)")
+      throw LoadedLibraryError(
+        kind: error.explanation == nil ? .noSuchFile : .cannotLoad, message: "\(path): \(error.reason)")
     }
     // dlopen searches the library path for a bare name; a path with a slash is taken as is.
     let openPath = path.contains("/") ? path : "./" + path
@@ -64,16 +31,16 @@ public struct LoadedLibrary: @unchecked Sendable {
       var reason = system_dlerror() ?? "dlopen failed"
       // glibc starts its message with the file it opened: said once, not twice.
       if reason.hasPrefix(openPath + ": ") { reason.removeFirst(openPath.count + 2) }
-      throw Error(kind: .cannotLoad, message: "\(path): \(reason)")
+      throw LoadedLibraryError(kind: .cannotLoad, message: "\(path): \(reason)")
     }
     self.path = path
     self.handle = handle
   }
 
   /// The address of a symbol the library (or a library it loads) defines.
-  public func address(of symbol: String) throws(Error) -> UnsafeRawPointer {
+  public func address(of symbol: String) throws(LoadedLibraryError) -> UnsafeRawPointer {
     guard let address = system_dlsym(handle, symbol) else {
-      throw Error(kind: .noSuchSymbol, message: "\(path): no symbol named '\(symbol)'")
+      throw LoadedLibraryError(kind: .noSuchSymbol, message: "\(path): no symbol named '\(symbol)'")
     }
     return UnsafeRawPointer(address)
   }
@@ -83,10 +50,10 @@ public struct LoadedLibrary: @unchecked Sendable {
   /// The symbol must lie in executable memory; a data symbol is refused rather than called.
   /// Nothing can check that the function really takes no arguments and returns a block:
   /// that is the caller's promise.
-  public func blockReturned(byFunction symbol: String) throws(Error) -> UnsafeRawPointer {
+  public func blockReturned(byFunction symbol: String) throws(LoadedLibraryError) -> UnsafeRawPointer {
     let address = try self.address(of: symbol)
     guard MemoryMap.current().protection(of: UInt(bitPattern: address))?.executable == true else {
-      throw Error(
+      throw LoadedLibraryError(
         kind: .notAFunction,
         message:
           "\(path): '\(symbol)' is not a function (it lies in non-executable memory); use --variable for a block variable"
@@ -94,25 +61,59 @@ public struct LoadedLibrary: @unchecked Sendable {
     }
     typealias Maker = @convention(c) () -> UnsafeRawPointer?
     guard let block = unsafeBitCast(address, to: Maker.self)() else {
-      throw Error(kind: .nullBlock, message: "\(path): \(symbol)() returned NULL")
+      throw LoadedLibraryError(kind: .nullBlock, message: "\(path): \(symbol)() returned NULL")
     }
     return block
   }
 
   /// Reads the block pointer held by the global variable `symbol`.
-  public func blockHeld(byVariable symbol: String) throws(Error) -> UnsafeRawPointer {
+  public func blockHeld(byVariable symbol: String) throws(LoadedLibraryError) -> UnsafeRawPointer {
     let address = try self.address(of: symbol)
     guard let protection = MemoryMap.current().protection(of: UInt(bitPattern: address)), protection.readable,
       !protection.executable
     else {
-      throw Error(
+      throw LoadedLibraryError(
         kind: .notAVariable, message: "\(path): '\(symbol)' is not a readable variable; use --symbol for a function")
     }
     guard UInt(bitPattern: address) % UInt(MemoryLayout<UnsafeRawPointer>.alignment) == 0,
       let block = address.load(as: UnsafeRawPointer?.self)
     else {
-      throw Error(kind: .nullBlock, message: "\(path): variable '\(symbol)' holds NULL or is misaligned")
+      throw LoadedLibraryError(kind: .nullBlock, message: "\(path): variable '\(symbol)' holds NULL or is misaligned")
     }
     return block
   }
+}
+
+/// Why a library or one of its blocks could not be had.
+public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of failure. Extensible.
+  public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind's name.
+    public var rawValue: String
+    /// Creates a kind from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The kind's name.
+    public var description: String { rawValue }
+    /// The file does not exist or cannot be read.
+    public static let noSuchFile = Kind(rawValue: "noSuchFile")
+    /// `dlopen` refused the file, or it is not a regular file (a directory, a FIFO: not
+    /// handed to `dlopen`, which would wait for a FIFO's writer).
+    public static let cannotLoad = Kind(rawValue: "cannotLoad")
+    /// No symbol of that name.
+    public static let noSuchSymbol = Kind(rawValue: "noSuchSymbol")
+    /// A function was expected but the symbol lies in memory that is not executable.
+    public static let notAFunction = Kind(rawValue: "notAFunction")
+    /// A variable was expected but the symbol lies in executable memory.
+    public static let notAVariable = Kind(rawValue: "notAVariable")
+    /// The function returned, or the variable holds, NULL.
+    public static let nullBlock = Kind(rawValue: "nullBlock")
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// What went wrong, in words.
+  public var message: String
+
+  /// The message.
+  public var description: String { message }
 }

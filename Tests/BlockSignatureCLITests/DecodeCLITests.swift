@@ -332,3 +332,14 @@ import Testing
     #expect(output.stderr.contains("pdp11"))
   }
 }
+
+extension DecodeCLITests {
+  /// The underline comes from the error's byte range: a whole number, a trailing run.
+  @Test func underlinesTheBytesTheErrorCovers() throws {
+    let number = try blocksig("decode", "[99999999999999999999999i]")
+    #expect(number.status == 65)
+    #expect(number.stderr.hasSuffix("[99999999999999999999999i]\n ^~~~~~~~~~~~~~~~~~~~~~~\n"), "\(number.stderr)")
+    let byte = try blocksig("decode", "i@?i8xyz")
+    #expect(byte.stderr.hasSuffix("i@?i8xyz\n     ^\n"), "\(byte.stderr)")
+  }
+}

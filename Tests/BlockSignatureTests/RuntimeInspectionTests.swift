@@ -17,11 +17,11 @@ import Testing
     let fifo = folder.appendingPathComponent("lib.so")
     #expect(mkfifo(fifo.path, 0o600) == 0)
     for path in [fifo.path, folder.path] {
-      let error = try #require(throws: LoadedLibrary.Error.self) { try LoadedLibrary(path: path) }
+      let error = try #require(throws: LoadedLibraryError.self) { try LoadedLibrary(path: path) }
       #expect(error.kind == .cannotLoad)
       #expect(error.message == "\(path): not a regular file")
     }
-    let missing = try #require(throws: LoadedLibrary.Error.self) {
+    let missing = try #require(throws: LoadedLibraryError.self) {
       try LoadedLibrary(path: folder.appendingPathComponent("none.so").path)
     }
     #expect(missing.kind == .noSuchFile)

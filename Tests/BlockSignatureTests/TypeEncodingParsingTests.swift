@@ -358,3 +358,41 @@ import Testing
     }
   }
 }
+
+/// ``EncodingError/range``: the bytes an error covers, which the CLI underlines.
+@Suite struct EncodingErrorRangeTests {
+  static func error(_ text: String) -> EncodingError? {
+    do {
+      _ = try SignatureEncoding(parsing: text)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test(arguments: [
+    ("{S=ii", 0..<5),  // unterminated: from the brace to the end
+    ("i@?i8xyz", 5..<6),  // one unexpected byte
+    ("[99999999999999999999999i]", 1..<24),  // the digits of a number too large
+    ("i@?(", 3..<4),  // an unterminated union: `(` to the end
+    ("", 0..<0),  // empty input: nothing to underline
+    ("i@?<", 3..<4),
+  ])
+  func rangeCoversTheProblem(_ text: String, _ range: Range<Int>) throws {
+    let error = try #require(Self.error(text), "\(text) parsed")
+    #expect(error.range == range, "\(error.kind) at \(error.offset)")
+  }
+
+  @Test func everyKindHasADescription() {
+    let kinds: [EncodingError.Kind] = [
+      .unexpectedByte, .unexpectedEnd, .emptyInput, .trailingBytes, .unterminatedStructure, .unterminatedUnion,
+      .unterminatedArray, .unterminatedString, .unterminatedBlockSignature, .missingArrayCount, .countOverflow,
+      .invalidNumber, .invalidBitfield, .nestingTooDeep, .invalidUTF8, .invalidOffset,
+    ]
+    for kind in kinds {
+      #expect(kind.description != kind.rawValue && !kind.description.isEmpty, "\(kind.rawValue)")
+    }
+    #expect(EncodingError.Kind.invalidUTF8.description == "invalid UTF-8")
+    #expect(EncodingError.Kind(rawValue: "somethingNew").description == "somethingNew")
+  }
+}

@@ -71,6 +71,27 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
 
   /// Why a layout byte string could not be decoded.
   public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the layout string.
+    public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+      /// A byte whose opcode (high nibble) is reserved.
+      case reservedOpcode
+      /// An escape byte (`0x0N`, N ≠ 0) with a count the format reserves.
+      case reservedEscapeCount
+      /// The string ends without its `0x00` terminator.
+      case missingTerminator
+
+      /// What the kind means, in a few words.
+      public var description: String {
+        switch self {
+        case .reservedOpcode: "reserved opcode"
+        case .reservedEscapeCount: "reserved escape count"
+        case .missingTerminator: "missing terminator"
+        }
+      }
+    }
+
+    /// What is wrong.
+    public var kind: Kind
     /// The byte offset of the offending byte in the layout string.
     public var offset: Int
     /// What is wrong, in words.
@@ -123,16 +144,19 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
       let high = byte >> 4
       let low = Int(byte & 0xf)
       guard let opcode = Opcode(rawValue: high) else {
-        throw DecodingError(offset: offset, reason: "reserved opcode \(high) in byte 0x\(String(byte, radix: 16))")
+        throw DecodingError(
+          kind: .reservedOpcode, offset: offset, reason: "reserved opcode \(high) in byte 0x\(String(byte, radix: 16))")
       }
       if opcode == .escape {
         throw DecodingError(
-          offset: offset, reason: "escape with reserved count \(low) in byte 0x0\(String(byte, radix: 16))")
+          kind: .reservedEscapeCount, offset: offset,
+          reason: "escape with reserved count \(low) in byte 0x0\(String(byte, radix: 16))")
       }
       instructions.append(Instruction(opcode: opcode, count: low + 1))
       offset += 1
     }
-    throw DecodingError(offset: offset, reason: "missing 0x00 terminator after \(offset) bytes")
+    throw DecodingError(
+      kind: .missingTerminator, offset: offset, reason: "missing 0x00 terminator after \(offset) bytes")
   }
 
   /// The number of strong object pointers captured.

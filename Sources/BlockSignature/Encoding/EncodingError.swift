@@ -35,6 +35,32 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
     self.byte = byte
   }
 
+  /// The bytes of ``input`` the problem covers, for an underline that comes from data rather
+  /// than from the kind's name: one byte at ``offset``; a number's digits; from an
+  /// unterminated construct's opening byte, or from the first trailing byte, to the end;
+  /// empty at the end of the input.
+  ///
+  ///     try? TypeEncoding(parsing: "{S=i")  // error.range == 0..<4: the whole open structure
+  public var range: Range<Int> {
+    let count = input.utf8.count
+    let start = min(max(0, offset), count)
+    switch kind {
+    case .unterminatedStructure, .unterminatedUnion, .unterminatedArray, .unterminatedString,
+      .unterminatedBlockSignature, .trailingBytes:
+      return start..<count
+    case .unexpectedEnd, .emptyInput:
+      return start..<start
+    case .countOverflow, .invalidNumber, .invalidBitfield:
+      let utf8 = Array(input.utf8)
+      var end = start
+      if end < count, utf8[end] == 0x2B || utf8[end] == 0x2D { end += 1 }
+      while end < count, (0x30...0x39).contains(utf8[end]) { end += 1 }
+      return start..<max(end, min(start + 1, count))
+    default:
+      return start..<min(start + 1, count)
+    }
+  }
+
   /// The reason, followed by the position: "unexpected byte 'x' at offset 3".
   public var description: String {
     "\(message) at offset \(offset)"
@@ -99,58 +125,62 @@ extension EncodingError {
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A byte that cannot start or continue the construct being parsed.
-    public static var unexpectedByte: Kind { Kind(rawValue: "unexpectedByte") }
+    public static let unexpectedByte = Kind(rawValue: "unexpectedByte")
     /// The input ended where a type was required.
-    public static var unexpectedEnd: Kind { Kind(rawValue: "unexpectedEnd") }
+    public static let unexpectedEnd = Kind(rawValue: "unexpectedEnd")
     /// The input was empty.
-    public static var emptyInput: Kind { Kind(rawValue: "emptyInput") }
+    public static let emptyInput = Kind(rawValue: "emptyInput")
     /// A single type was expected but more bytes follow it.
-    public static var trailingBytes: Kind { Kind(rawValue: "trailingBytes") }
+    public static let trailingBytes = Kind(rawValue: "trailingBytes")
     /// `{…` without its closing `}`.
-    public static var unterminatedStructure: Kind { Kind(rawValue: "unterminatedStructure") }
+    public static let unterminatedStructure = Kind(rawValue: "unterminatedStructure")
     /// `(…` without its closing `)`.
-    public static var unterminatedUnion: Kind { Kind(rawValue: "unterminatedUnion") }
+    public static let unterminatedUnion = Kind(rawValue: "unterminatedUnion")
     /// `[…` without its closing `]`.
-    public static var unterminatedArray: Kind { Kind(rawValue: "unterminatedArray") }
+    public static let unterminatedArray = Kind(rawValue: "unterminatedArray")
     /// A `"` without its closing `"`.
-    public static var unterminatedString: Kind { Kind(rawValue: "unterminatedString") }
+    public static let unterminatedString = Kind(rawValue: "unterminatedString")
     /// `@?<…` without its closing `>`.
-    public static var unterminatedBlockSignature: Kind { Kind(rawValue: "unterminatedBlockSignature") }
+    public static let unterminatedBlockSignature = Kind(rawValue: "unterminatedBlockSignature")
     /// `[` not followed by an element count.
-    public static var missingArrayCount: Kind { Kind(rawValue: "missingArrayCount") }
+    public static let missingArrayCount = Kind(rawValue: "missingArrayCount")
     /// A count, width or offset too large for 64 bits.
-    public static var countOverflow: Kind { Kind(rawValue: "countOverflow") }
+    public static let countOverflow = Kind(rawValue: "countOverflow")
     /// A number with a leading zero where clang never writes one (`[04i]`).
-    public static var invalidNumber: Kind { Kind(rawValue: "invalidNumber") }
+    public static let invalidNumber = Kind(rawValue: "invalidNumber")
     /// `b` not followed by a valid width or GNU `offset type width` triple, or a width wider
     /// than the declared type (GNU form) or than 128 bits.
-    public static var invalidBitfield: Kind { Kind(rawValue: "invalidBitfield") }
+    public static let invalidBitfield = Kind(rawValue: "invalidBitfield")
     /// Qualifiers, pointers, arrays or aggregates nested beyond ``ParseOptions/maximumNestingDepth``.
-    public static var nestingTooDeep: Kind { Kind(rawValue: "nestingTooDeep") }
+    public static let nestingTooDeep = Kind(rawValue: "nestingTooDeep")
     /// A name or class name that is not valid UTF-8.
-    public static var invalidUTF8: Kind { Kind(rawValue: "invalidUTF8") }
+    public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
     /// Offset digits that cannot be read as offsets consistent with the frame.
-    public static var invalidOffset: Kind { Kind(rawValue: "invalidOffset") }
+    public static let invalidOffset = Kind(rawValue: "invalidOffset")
 
-    /// Lower-case words: "unterminated structure".
-    public var description: String {
-      var words = ""
-      for scalar in rawValue.unicodeScalars {
-        if scalar.properties.isUppercase {
-          words += " " + String(scalar).lowercased()
-        } else {
-          words.unicodeScalars.append(scalar)
-        }
-      }
-      return words.replacingUTF8Acronym()
-    }
-  }
-}
+    /// What the kind means, in lower-case words: "unterminated structure". A kind made with
+    /// ``init(rawValue:)`` that the catalog does not know reads as its identifier.
+    public var description: String { Self.catalog[rawValue] ?? rawValue }
 
-extension String {
-  fileprivate func replacingUTF8Acronym() -> String {
-    // "invalid u t f8" reads badly; the only acronym in the catalog.
-    self == "invalid u t f8" ? "invalid UTF-8" : self
+    /// The message catalog: one description per kind.
+    private static let catalog: [String: String] = [
+      "unexpectedByte": "unexpected byte",
+      "unexpectedEnd": "unexpected end",
+      "emptyInput": "empty input",
+      "trailingBytes": "trailing bytes",
+      "unterminatedStructure": "unterminated structure",
+      "unterminatedUnion": "unterminated union",
+      "unterminatedArray": "unterminated array",
+      "unterminatedString": "unterminated string",
+      "unterminatedBlockSignature": "unterminated block signature",
+      "missingArrayCount": "missing array count",
+      "countOverflow": "count overflow",
+      "invalidNumber": "invalid number",
+      "invalidBitfield": "invalid bitfield",
+      "nestingTooDeep": "nesting too deep",
+      "invalidUTF8": "invalid UTF-8",
+      "invalidOffset": "invalid offset",
+    ]
   }
 }
 

@@ -5,16 +5,15 @@ import BlockSignatureRuntime
 import Foundation
 
 extension Diagnostics {
-  /// Prints `label:offset: error: message`, the input, and a `^~~` underline at the offset
-  /// (to the end for unterminated constructs), and returns exit code 65. `columnBase` 1 prints
-  /// the offset as a column counted from 1, for a `label` that ends in a line number.
+  /// Prints `label:offset: error: message`, the input, and a `^~~` underline of the bytes the
+  /// error covers (``EncodingError/range``: a byte, a number, an unterminated construct to the
+  /// end), and returns exit code 65. `columnBase` 1 prints the offset as a column counted from
+  /// 1, for a `label` that ends in a line number.
   static func malformed(_ error: EncodingError, label: String, columnBase: Int = 0) -> ExitCode {
     let shown = excerpt(error.input, around: error.offset)
-    var underline = String(repeating: " ", count: shown.column) + "^"
-    if error.kind.rawValue.hasPrefix("unterminated"), shown.end > shown.column + 1 {
-      underline += String(repeating: "~", count: shown.end - shown.column - 1)
-    }
-    write("\(label):\(error.offset + columnBase): error: \(error.message)\n\(shown.text)\n\(underline)\n")
+    let length = max(1, min(error.range.count, shown.end - shown.column))
+    let marks = underline(0..<length, indent: shown.column)
+    write("\(label):\(error.offset + columnBase): error: \(error.message)\n\(shown.text)\n\(marks)\n")
     return ExitCode(ExitStatus.dataError)
   }
 
