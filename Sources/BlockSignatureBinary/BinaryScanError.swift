@@ -57,7 +57,12 @@ public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertibl
 
 /// A recoverable problem found while scanning (one damaged descriptor, a relocation that points
 /// nowhere). The scan continues; the report lists every warning.
+///
+/// Every message comes from the catalog (`BinaryScanWarning+Catalog.swift`), with a ``kind``
+/// that classifies it.
 public struct BinaryScanWarning: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// What the warning is about.
+  public var kind: Kind
   /// The file offset (or, in linked images, the address) the warning is about, if any.
   public var offset: UInt64?
   /// A lower-case message in LLVM's style, e.g.
@@ -65,7 +70,8 @@ public struct BinaryScanWarning: Hashable, Sendable, Codable, CustomStringConver
   public var message: String
 
   /// Creates a warning.
-  public init(offset: UInt64?, message: String) {
+  public init(kind: Kind, offset: UInt64?, message: String) {
+    self.kind = kind
     self.offset = offset
     self.message = message
   }
@@ -101,10 +107,7 @@ struct ScanWarnings {
   /// What the report lists: the warnings kept, then one that counts those left out.
   var reported: [BinaryScanWarning] {
     guard dropped > 0 else { return kept }
-    return kept + [
-      BinaryScanWarning(
-        offset: nil, message: "\(dropped) more warnings not shown (only the first \(Self.limit) are kept)")
-    ]
+    return kept + [.warningsDropped(dropped, limit: Self.limit)]
   }
 }
 

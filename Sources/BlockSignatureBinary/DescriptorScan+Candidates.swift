@@ -80,28 +80,20 @@ extension DescriptorScan {
       let descriptor = image.pointer(at: slot + descriptorOffset)
     else {
       warnings.append(
-        BinaryScanWarning(
-          offset: slot,
-          message:
-            "global block literal at \(describe(slot)) runs past end of section \(section.name) (size \(hex(section.size)))"
-        ))
+        .pastEndOfSection(
+          "global block literal at \(describe(slot))", "runs", section: section.name, size: section.size, offset: slot))
       return
     }
     guard flags & (1 << 28) != 0 else {
       warnings.append(
-        BinaryScanWarning(
-          offset: slot,
-          message: "global block literal at \(describe(slot)) has flags \(hex(UInt64(flags))) without BLOCK_IS_GLOBAL"))
+        .literalNotGlobal(at: describe(slot), flags: flags, offset: slot))
       return
     }
     guard case .address(let descriptorAddress) = descriptor,
       image.sectionIndex(containing: descriptorAddress) != nil
     else {
       warnings.append(
-        BinaryScanWarning(
-          offset: slot,
-          message:
-            "global block literal at \(describe(slot)) has a descriptor pointer that points outside every section"))
+        .literalDescriptorOutsideSections(at: describe(slot), offset: slot))
       return
     }
     var candidate = candidates[descriptorAddress, default: DescriptorCandidate()]

@@ -36,21 +36,14 @@ extension DescriptorScan {
     if loads.count > ConstructionSiteScan.siteLimit {
       loads.removeLast(loads.count - ConstructionSiteScan.siteLimit)
       warnings.append(
-        BinaryScanWarning(
-          offset: loads.last?.pc,
-          message:
-            "more than \(ConstructionSiteScan.siteLimit) loads of a block descriptor in the code; sites after \(describe(loads.last?.pc ?? 0)) are not listed"
-        ))
+        .tooManySiteLoads(
+          limit: ConstructionSiteScan.siteLimit, after: describe(loads.last?.pc ?? 0), offset: loads.last?.pc))
     }
     var matcher = ConstructionSiteScan.Matcher(scan: scan)
     defer {
       if matcher.untraced > 0 {
         warnings.append(
-          BinaryScanWarning(
-            offset: nil,
-            message:
-              "\(matcher.untraced) construction sites were not traced back for their invoke: at most \(ConstructionSiteScan.traceLimit) are"
-          ))
+          .untracedSites(matcher.untraced, limit: ConstructionSiteScan.traceLimit))
       }
     }
     for load in loads {

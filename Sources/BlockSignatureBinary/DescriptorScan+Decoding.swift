@@ -53,13 +53,12 @@ extension DescriptorScan {
   ) -> ScannedBlock? {
     guard let sectionIndex = image.sectionIndex(containing: address) else {
       warnings.append(
-        BinaryScanWarning(offset: address, message: "descriptor at \(describe(address)) is outside every section"))
+        .descriptorOutsideSections(at: describe(address), offset: address))
       return nil
     }
     guard fitsBelowTop(address) else {
       warnings.append(
-        BinaryScanWarning(
-          offset: address, message: "descriptor at \(describe(address)) is at the top of the address space"))
+        .descriptorAtTopOfAddressSpace(at: describe(address), offset: address))
       return nil
     }
     let section = image.sections[sectionIndex]
@@ -72,11 +71,8 @@ extension DescriptorScan {
         shape = DescriptorShape(hasCopyDispose: false)
       } else {
         warnings.append(
-          BinaryScanWarning(
-            offset: address,
-            message:
-              "symbol \(image.name(of: image.symbols[candidate.symbolIndex!])) at \(describe(address)) does not have the shape of a block descriptor"
-          ))
+          .symbolNotADescriptor(
+            image.name(of: image.symbols[candidate.symbolIndex!]), at: describe(address), offset: address))
         return nil
       }
     }
@@ -86,11 +82,8 @@ extension DescriptorScan {
     let (end, overflow) = (address - section.address).addingReportingOverflow(partCount * p)
     if overflow || end > section.size {
       warnings.append(
-        BinaryScanWarning(
-          offset: address,
-          message:
-            "descriptor at \(describe(address)) points past end of section \(section.name) (size \(hex(section.size)))")
-      )
+        .pastEndOfSection(
+          "descriptor at \(describe(address))", "points", section: section.name, size: section.size, offset: address))
       return nil
     }
     guard let size = image.rawWord(at: address + p) else { return nil }
@@ -111,32 +104,19 @@ extension DescriptorScan {
           signature = image.bytes.string(range)
           if !SignatureDecoding.isBlockSignature(UnsafeRawBufferPointer(rebasing: image.bytes.base[range])) {
             warnings.append(
-              BinaryScanWarning(
-                offset: address,
-                message:
-                  "signature \"\(signature!)\" of descriptor at \(describe(address)) does not parse as a block signature"
-              ))
+              .signatureDoesNotParse(signature!, descriptor: describe(address), offset: address))
           }
         } else {
           warnings.append(
-            BinaryScanWarning(
-              offset: address,
-              message:
-                "signature pointer of descriptor at \(describe(address)) points to \(describe(target)), not to a terminated string"
-            ))
+            .signatureNotAString(descriptor: describe(address), target: describe(target), offset: address))
         }
       case .symbol(let index, _)?:
         warnings.append(
-          BinaryScanWarning(
-            offset: address,
-            message:
-              "signature pointer of descriptor at \(describe(address)) refers to undefined symbol \(image.name(of: image.symbols[index]))"
-          ))
+          .signatureUndefinedSymbol(
+            descriptor: describe(address), symbol: image.name(of: image.symbols[index]), offset: address))
       case .data(let value)?:
         warnings.append(
-          BinaryScanWarning(
-            offset: address,
-            message: "signature pointer of descriptor at \(describe(address)) holds \(hex(value)), not an address"))
+          .signatureNotAnAddress(descriptor: describe(address), value: value, offset: address))
       case .null?, nil:
         break
       }

@@ -16,11 +16,10 @@ struct ELFProgramHeaders {
       header.bytes.contains(offset: header.programOffset, length: tableSize)
     else {
       warnings.append(
-        BinaryScanWarning(
-          offset: header.programOffset,
-          message:
-            "program header table at \(hex(header.programOffset)) (\(header.programCount) entries of \(hex(header.programEntrySize)) bytes) goes past end of file (size \(hex(header.fileSize)))"
-        ))
+        .tablePastEndOfFile(
+          "program header table", at: header.programOffset,
+          entries: "\(header.programCount) entries of \(hex(header.programEntrySize)) bytes", fileSize: header.fileSize)
+      )
       return
     }
     for index in 0..<header.programCount {

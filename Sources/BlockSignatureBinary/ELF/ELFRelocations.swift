@@ -38,11 +38,9 @@ struct ELFRelocations {
       }
       guard context.header.bytes.contains(offset: section.offset, length: section.size) else {
         warnings.append(
-          BinaryScanWarning(
-            offset: section.offset,
-            message:
-              "relocation section \(context.sections.names[index]) at \(hex(section.offset)) (size \(hex(section.size))) goes past end of file (size \(hex(context.header.fileSize)))"
-          ))
+          .pastEndOfFile(
+            "relocation section \(context.sections.names[index])", at: section.offset, size: section.size,
+            fileSize: context.header.fileSize))
         continue
       }
       let key = ELFTableKey(
@@ -60,11 +58,9 @@ struct ELFRelocations {
     codeFixups.sort { $0.slot < $1.slot }
     if skipped.count > 0 {
       warnings.append(
-        BinaryScanWarning(
-          offset: skipped.first.offset,
-          message:
-            "\(skipped.count) relocation sections not read (first: \(skipped.first.name) at \(hex(skipped.first.offset))): they overlap the sections read before them, together larger than the file (size \(hex(context.header.fileSize)))"
-        ))
+        .notRead(
+          skipped.count, "relocation sections", first: skipped.first.name, at: skipped.first.offset,
+          fileSize: context.header.fileSize))
     }
   }
 
@@ -116,22 +112,13 @@ struct ELFRelocations {
         if !reportedMissingTable {
           reportedMissingTable = true
           warnings.append(
-            BinaryScanWarning(
-              offset: at,
-              message:
-                "relocations in \(context.sections.names[index]) refer to symbols of section \(section.link), which is not a readable symbol table"
-            ))
+            .relocationsWithoutSymbols(section: context.sections.names[index], link: section.link, offset: at))
         }
         continue
       }
       let merged = base + symbolIndex
       guard merged < context.symbols.symbols.count else {
-        warnings.append(
-          BinaryScanWarning(
-            offset: at,
-            message:
-              "relocation at \(hex(at)) in \(context.sections.names[index]) refers to symbol \(symbolIndex) past end of symbol table"
-          ))
+        warnings.append(.relocationSymbolPastTable(at: at, in: context.sections.names[index], symbol: symbolIndex))
         continue
       }
       let symbol = context.symbols.symbols[merged]

@@ -17,11 +17,7 @@ extension ELFSectionTable {
       if section.flags & ELFSectionHeader.flagTLS != 0 && !section.hasContents { continue }
       if section.hasContents && !header.bytes.contains(offset: section.offset, length: section.size) {
         warnings.append(
-          BinaryScanWarning(
-            offset: section.offset,
-            message:
-              "section \(names[index]) at \(hex(section.offset)) (size \(hex(section.size))) goes past end of file (size \(hex(header.fileSize)))"
-          ))
+          .pastEndOfFile("section \(names[index])", at: section.offset, size: section.size, fileSize: header.fileSize))
         continue
       }
       var address = section.address
@@ -31,20 +27,14 @@ extension ELFSectionTable {
         let base = aligned & ~(alignment - 1)
         let (next, o2) = base.addingReportingOverflow(section.size)
         guard !o1, !o2, next < UInt64.max - 0x20 else {
-          warnings.append(
-            BinaryScanWarning(
-              offset: section.offset, message: "section \(names[index]) has an impossible size \(hex(section.size))"))
+          warnings.append(.impossibleSize(section: names[index], size: section.size, offset: section.offset))
           continue
         }
         address = base
         cursor = next + 16
       } else if address.addingReportingOverflow(section.size).overflow {
         warnings.append(
-          BinaryScanWarning(
-            offset: section.offset,
-            message:
-              "section \(names[index]) at address \(hex(address)) with size \(hex(section.size)) wraps around the address space"
-          ))
+          .wrapsAround(section: names[index], address: address, size: section.size, offset: section.offset))
         continue
       }
       bases[index] = address

@@ -73,18 +73,11 @@ struct ELFSectionTable {
         }
       } else {
         warnings.append(
-          BinaryScanWarning(
-            offset: table.offset,
-            message:
-              "section name table at \(hex(table.offset)) (size \(hex(table.size))) goes past end of file (size \(hex(header.fileSize)))"
-          ))
+          .pastEndOfFile("section name table", at: table.offset, size: table.size, fileSize: header.fileSize))
       }
     } else if stringIndex != 0 {
       warnings.append(
-        BinaryScanWarning(
-          offset: header.fieldBase + 8,
-          message:
-            "section name table index \(stringIndex) is past the section header table (\(headers.count) sections)"))
+        .nameTableIndexPastSections(index: stringIndex, sectionCount: headers.count, offset: header.fieldBase + 8))
     }
     return names
   }

@@ -46,10 +46,8 @@ struct ELFSymbolTables {
     }
     if skipped.count > 0 {
       warnings.append(
-        BinaryScanWarning(
-          offset: skipped.first.offset,
-          message:
-            "\(skipped.count) symbol tables not read (first: \(skipped.first.name) at \(hex(skipped.first.offset))): they overlap the tables read before them, together larger than the file (size \(hex(header.fileSize)))"
+        .notRead(
+          skipped.count, "symbol tables", first: skipped.first.name, at: skipped.first.offset, fileSize: header.fileSize
         ))
     }
   }
@@ -62,30 +60,21 @@ struct ELFSymbolTables {
     let name = sections.names[index]
     guard header.bytes.contains(offset: table.offset, length: table.size) else {
       warnings.append(
-        BinaryScanWarning(
-          offset: table.offset,
-          message:
-            "symbol table \(name) at \(hex(table.offset)) (size \(hex(table.size))) goes past end of file (size \(hex(header.fileSize)))"
-        ))
+        .pastEndOfFile("symbol table \(name)", at: table.offset, size: table.size, fileSize: header.fileSize))
       return nil
     }
     guard Int(table.link) < sections.count else {
       warnings.append(
-        BinaryScanWarning(
-          offset: table.offset,
-          message:
-            "symbol table \(name) links to string table section \(table.link), past the section header table (\(sections.count) sections)"
-        ))
+        .stringTableIndexPastSections(table: name, link: table.link, sectionCount: sections.count, offset: table.offset)
+      )
       return nil
     }
     let strings = sections.headers[Int(table.link)]
     guard header.bytes.contains(offset: strings.offset, length: strings.size) else {
       warnings.append(
-        BinaryScanWarning(
-          offset: strings.offset,
-          message:
-            "string table \(sections.names[Int(table.link)]) at \(hex(strings.offset)) (size \(hex(strings.size))) goes past end of file (size \(hex(header.fileSize)))"
-        ))
+        .pastEndOfFile(
+          "string table \(sections.names[Int(table.link)])", at: strings.offset, size: strings.size,
+          fileSize: header.fileSize))
       return nil
     }
     return strings
@@ -152,19 +141,12 @@ struct ELFSymbolTables {
     let name = sections.names[index]
     if badName.count > 0 {
       warnings.append(
-        BinaryScanWarning(
-          offset: table.offset,
-          message:
-            "\(badName.count) symbols in \(name) have a name offset past the end of their string table (first: symbol \(badName.first))"
-        ))
+        .symbolNamesPastStrings(count: badName.count, table: name, first: badName.first, offset: table.offset))
     }
     if badSection.count > 0 {
       warnings.append(
-        BinaryScanWarning(
-          offset: table.offset,
-          message:
-            "\(badSection.count) symbols in \(name) refer to a section past the section header table (first: symbol \(badSection.first))"
-        ))
+        .symbolSectionsPastSections(count: badSection.count, table: name, first: badSection.first, offset: table.offset)
+      )
     }
   }
 }

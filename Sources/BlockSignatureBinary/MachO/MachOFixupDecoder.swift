@@ -57,7 +57,7 @@ struct MachOFixupDecoder {
   }
 
   mutating func warn(_ offset: UInt64?, _ message: String) {
-    warnings.append(BinaryScanWarning(offset: offset, message: message))
+    warnings.append(BinaryScanWarning(kind: .malformedFixups, offset: offset, message: message))
   }
 
   /// The symbol index for the import named by the bytes in `nameRange`.

@@ -125,20 +125,11 @@ struct MachOLoadCommands {
     let debug = flags & 0x0200_0000 != 0
     guard !threadLocal && !debug && sectionSize > 0 else { return nil }
     if !zeroFill && !bytes.contains(offset: fileOffset, length: sectionSize) {
-      warnings.append(
-        BinaryScanWarning(
-          offset: fileOffset,
-          message:
-            "section \(name) at \(hex(fileOffset)) (size \(hex(sectionSize))) goes past end of file (size \(hex(header.fileSize)))"
-        ))
+      warnings.append(.pastEndOfFile("section \(name)", at: fileOffset, size: sectionSize, fileSize: header.fileSize))
       return nil
     }
     if address.addingReportingOverflow(sectionSize).overflow {
-      warnings.append(
-        BinaryScanWarning(
-          offset: entry,
-          message:
-            "section \(name) at address \(hex(address)) with size \(hex(sectionSize)) wraps around the address space"))
+      warnings.append(.wrapsAround(section: name, address: address, size: sectionSize, offset: entry))
       return nil
     }
     return ImageSection(

@@ -48,12 +48,7 @@ enum MachOLoader {
     }
     let (unique, duplicateCount) = uniqueFixups(fixups)
     if duplicateCount > 0, commands.chainedFixups != nil, linked {
-      warnings.append(
-        BinaryScanWarning(
-          offset: nil,
-          message:
-            "\(duplicateCount) pointer slots are fixed up more than once (chains overlap); a bind is kept over a rebase, else the first fixup"
-        ))
+      warnings.append(.overlappingFixups(duplicateCount))
     }
     return BinaryImage(
       bytes: header.bytes, format: .machO64, architecture: header.architecture, kind: header.kind,

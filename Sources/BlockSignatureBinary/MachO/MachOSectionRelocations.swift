@@ -15,11 +15,9 @@ struct MachOSectionRelocations {
       let (tableSize, overflow) = ordinal.relocationCount.multipliedReportingOverflow(by: 8)
       guard !overflow, header.bytes.contains(offset: ordinal.relocationOffset, length: tableSize) else {
         warnings.append(
-          BinaryScanWarning(
-            offset: ordinal.relocationOffset,
-            message:
-              "relocations of section \(section.name) at \(hex(ordinal.relocationOffset)) (\(ordinal.relocationCount) entries) go past end of file (size \(hex(header.fileSize)))"
-          ))
+          .tablePastEndOfFile(
+            "relocations of section \(section.name)", at: ordinal.relocationOffset,
+            entries: "\(ordinal.relocationCount) entries", plural: true, fileSize: header.fileSize))
         continue
       }
       read(ordinal, of: section, header: header, symbols: symbols, warnings: &warnings)
@@ -114,9 +112,7 @@ struct MachOSectionRelocations {
       let word = header.bytes.u64(fileOffset + UInt64(entry.address))
     else {
       warnings.append(
-        BinaryScanWarning(
-          offset: at,
-          message: "relocation at \(hex(at)) points past end of section \(section.name) (size \(hex(section.size)))"))
+        .pastEndOfSection("relocation at \(hex(at))", "points", section: section.name, size: section.size, offset: at))
       return
     }
     let inPlace = authenticated ? UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: word))) : word
@@ -125,10 +121,7 @@ struct MachOSectionRelocations {
       return
     }
     guard entry.symbolNumber < symbols.count else {
-      warnings.append(
-        BinaryScanWarning(
-          offset: at,
-          message: "relocation at \(hex(at)) refers to symbol \(entry.symbolNumber) past end of symbol table"))
+      warnings.append(.relocationSymbolPastTable(at: at, symbol: entry.symbolNumber))
       return
     }
     let symbol = symbols[entry.symbolNumber]
