@@ -209,9 +209,10 @@ extension DynamicBlockTests {
     return counter.count.load(ordering: .sequentiallyConsistent)
   }
 
-  /// In a process of its own, so that no other test allocates meanwhile.
+  /// In a process of its own, so that no other test allocates meanwhile. Under
+  /// AddressSanitizer, whose quarantine keeps freed memory, resident memory is not compared.
   @Test func tenThousandBlocksLeaveNothingBehind() async throws {
-    let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       guard try DynamicBlockTests.makeAndDrop(1000) == 1000 else { exit(2) }
       let prepared = DynamicBlock.preparedSignatureCount
       let before = try DynamicBlockTests.residentBytes()
@@ -220,8 +221,12 @@ extension DynamicBlockTests {
       let report =
         "released \(released), prepared \(DynamicBlock.preparedSignatureCount - prepared) more, grew \(growth) bytes\n"
       FileHandle.standardError.write(Data(report.utf8))
-      exit(released == 10_000 && DynamicBlock.preparedSignatureCount == prepared && growth < 1 << 20 ? 0 : 1)
+      let sanitized =
+        ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+        || dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
+      let bounded = sanitized || growth < 1 << 20
+      exit(released == 10_000 && DynamicBlock.preparedSignatureCount == prepared && bounded ? 0 : 1)
     }
-    print(String(decoding: result.standardErrorContent, as: UTF8.self))
+    print("child: " + String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))
   }
 }
