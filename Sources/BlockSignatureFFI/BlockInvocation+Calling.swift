@@ -23,11 +23,11 @@ extension BlockInvocation {
     withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
       withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, interface.passedCount)) {
         values in
-        var next = 0
-        for index in interface.isPassed.indices where interface.isPassed[index] {
-          values[next] =
-            index == 0 ? UnsafeMutableRawPointer(blockSlot) : UnsafeMutableRawPointer(mutating: arguments[index - 1])
-          next += 1
+        for (position, passed) in interface.passedIndex.enumerated() {
+          guard let passed else { continue }
+          values[passed] =
+            position == 0
+            ? UnsafeMutableRawPointer(blockSlot) : UnsafeMutableRawPointer(mutating: arguments[position - 1])
         }
         ffi_call(interface.cif, invokeFunction, result, values.baseAddress)
       }
@@ -42,30 +42,27 @@ extension BlockInvocation {
   ///   value of the wrong kind or out of range, naming the argument and the path inside it.
   public func invoke(_ arguments: [CValue]) throws(InvocationError) -> CValue {
     try checkArgumentCount(arguments.count)
-    let interface = interface
-    // Arguments, their pointers and the result live on the stack for small signatures.
-    return try withUnsafeTemporaryAllocation(byteCount: interface.explicitStorageSize, alignment: 16) {
-      storage throws(InvocationError) in
-      try withUnsafeTemporaryAllocation(byteCount: interface.resultBufferSize, alignment: 16) {
-        result throws(InvocationError) in
-        try withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: max(1, arguments.count)) {
-          pointers throws(InvocationError) in
-          let base = storage.baseAddress!
-          base.initializeMemory(as: UInt8.self, repeating: 0, count: storage.count)
-          var strings = CStringArena()
-          for index in arguments.indices {
-            let address = base + interface.explicitOffsets[index]
-            do throws(ValueError) {
-              try interface.argumentShapes[index + 1].store(arguments[index], at: address, strings: &strings)
-            } catch {
-              throw InvocationError(kind: error.kind, argument: index + 1, path: error.path, reason: error.reason)
-            }
-            pointers[index] = UnsafeRawPointer(address)
-          }
-          invoke(result: result.baseAddress, arguments: UnsafePointer(pointers.baseAddress!))
-          return interface.returnShape.load(from: result.baseAddress!)
-        }
+    var blockPointer = block
+    return try withUnsafeMutablePointer(to: &blockPointer) { blockSlot throws(InvocationError) in
+      do throws(ArgumentValueError) {
+        return try interface.call(invokeFunction, leading: UnsafeMutableRawPointer(blockSlot), values: arguments)
+      } catch {
+        throw InvocationError(
+          kind: error.error.kind, argument: error.position, path: error.error.path, reason: error.error.reason)
       }
+    }
+  }
+
+  /// Calls the block with the argument pointers a libffi closure received (its parameters, in
+  /// passed order), the first `skipping` of them left out: what a trampoline or a delegate's
+  /// member does on each call.
+  func forward(result: UnsafeMutableRawPointer?, passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, skipping: Int)
+  {
+    var blockPointer = block
+    withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
+      interface.forward(
+        to: invokeFunction, result: result, leading: UnsafeMutableRawPointer(blockSlot), passed: passed,
+        skipping: skipping)
     }
   }
 

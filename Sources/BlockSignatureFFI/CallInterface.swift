@@ -11,17 +11,16 @@ final class CallInterface: @unchecked Sendable {
   let returnShape: ValueShape
   /// One per argument of the signature, hidden ones included.
   let argumentShapes: [ValueShape]
-  /// Whether each argument is passed at all (clang leaves out arguments without bytes).
-  let isPassed: [Bool]
   let passedCount: Int
-  /// Where each argument sits in libffi's list of passed arguments (nil when it is not passed).
+  /// Where each argument sits in libffi's list of passed arguments; nil for an argument that is
+  /// not passed at all (clang leaves out arguments without bytes).
   let passedIndex: [Int?]
   /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
   let resultBufferSize: Int
-  /// Where the typed path puts each explicit argument (all but the first) in one buffer, each
-  /// aligned to 16, and the buffer's size.
-  let explicitOffsets: [Int]
-  let explicitStorageSize: Int
+  /// Where a typed call puts each argument in one buffer, each aligned to 16, and the buffer's
+  /// size.
+  let storageOffsets: [Int]
+  let storageSize: Int
   let cif: UnsafeMutablePointer<ffi_cif>
   /// The passed arguments' libffi types, `passedCount` of them; read-only once prepared.
   let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
@@ -58,7 +57,6 @@ final class CallInterface: @unchecked Sendable {
       throw InvocationError(kind: .unsupportedReturnType, path: error.path, reason: error.reason)
     }
     argumentShapes = shapes
-    isPassed = passed
     var nextIndex = 0
     passedIndex = passed.map { isPassed in
       defer { if isPassed { nextIndex += 1 } }
@@ -68,12 +66,12 @@ final class CallInterface: @unchecked Sendable {
     resultBufferSize = max(16, (returnShape.size + 15) & ~15)
     var offsets: [Int] = []
     var total = 0
-    for shape in shapes.dropFirst() {
+    for shape in shapes {
       offsets.append(total)
       total += (shape.size + 15) & ~15
     }
-    explicitOffsets = offsets
-    explicitStorageSize = max(16, total)
+    storageOffsets = offsets
+    storageSize = max(16, total)
     argumentTypes = .allocate(capacity: max(1, types.count))
     for (index, type) in types.enumerated() { argumentTypes[index] = type }
     returnType = returnFFIType ?? cffi_type_void()

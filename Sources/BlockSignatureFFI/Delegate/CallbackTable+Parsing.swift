@@ -14,6 +14,7 @@ extension CallbackTable {
   ///   ``init(name:members:model:)`` throws.
   public init(parsing text: String, name: String = "?", model: DataModel? = .host) throws(DelegateError) {
     var declarations: [Declaration] = []
+    var lines: [Int] = []  // the line of each declaration
     var lineNumber = 0
     for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       lineNumber += 1
@@ -31,6 +32,7 @@ extension CallbackTable {
           kind: .invalidDescription, member: memberName, line: lineNumber, reason: "the name is used twice")
       }
       let encoding = String(decoding: words[2], as: UTF8.self)
+      lines.append(lineNumber)
       switch String(decoding: words[1], as: UTF8.self) {
       case "function": declarations.append(.function(memberName, signature: encoding))
       case "data": declarations.append(.data(memberName, encoding: encoding))
@@ -44,24 +46,9 @@ extension CallbackTable {
     } catch {
       var located = error
       if let member = error.member, let index = declarations.firstIndex(where: { $0.name == member }) {
-        located.line = Self.line(ofDeclaration: index, in: text)
+        located.line = lines[index]
       }
       throw located
     }
-  }
-
-  /// The line holding the `index`th declaration of `text`.
-  private static func line(ofDeclaration index: Int, in text: String) -> Int? {
-    var seen = -1
-    var lineNumber = 0
-    for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-      lineNumber += 1
-      let content = line.prefix { $0 != UInt8(ascii: "#") }
-      if content.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) {
-        seen += 1
-        if seen == index { return lineNumber }
-      }
-    }
-    return nil
   }
 }

@@ -23,35 +23,12 @@ extension DynamicDelegate {
         kind: .invalidValue, member: member,
         reason: "the function takes \(interface.argumentShapes.count) arguments, got \(arguments.count)")
     }
-    let offsets = interface.argumentShapes.reduce(into: [0]) { $0.append($0.last! + ($1.size + 15) & ~15) }
-    return try withUnsafeTemporaryAllocation(byteCount: max(16, offsets.last!), alignment: 16) {
-      storage throws(DelegateError) in
-      try withUnsafeTemporaryAllocation(byteCount: interface.resultBufferSize, alignment: 16) {
-        result throws(DelegateError) in
-        try withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, arguments.count)) {
-          values throws(DelegateError) in
-          storage.initializeMemory(as: UInt8.self, repeating: 0)
-          var strings = CStringArena()
-          var next = 0
-          for (index, shape) in interface.argumentShapes.enumerated() {
-            let address = storage.baseAddress! + offsets[index]
-            do throws(ValueError) {
-              try shape.store(arguments[index], at: address, strings: &strings, path: ["argument \(index)"])
-            } catch {
-              throw DelegateError(
-                kind: .invalidValue, member: member, reason: (error.path + [error.reason]).joined(separator: ": "))
-            }
-            if interface.isPassed[index] {
-              values[next] = address
-              next += 1
-            }
-          }
-          ffi_call(
-            interface.cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), result.baseAddress,
-            values.baseAddress)
-          return interface.returnShape.load(from: result.baseAddress!)
-        }
-      }
+    do throws(ArgumentValueError) {
+      return try interface.call(
+        unsafeBitCast(function, to: (@convention(c) () -> Void).self), leading: nil, values: arguments)
+    } catch {
+      let place = (["argument \(error.position)"] + error.error.path).joined(separator: " → ")
+      throw DelegateError(kind: .invalidValue, member: member, reason: "\(place): \(error.error.reason)")
     }
   }
 

@@ -68,24 +68,13 @@ final class MemberSlot: @unchecked Sendable {
     }
   }
 
-  /// Calls the block with C's arguments: the block pointer first, then the arguments (the
-  /// context left out when the block does not take it).
+  /// Calls the block with C's arguments (the context left out when the block does not take it).
   private func callBlock(
     _ implementation: MemberImplementation, result: UnsafeMutableRawPointer?,
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) {
-    let invocation = implementation.invocation
-    let blockInterface = invocation.interface
-    let skipped = implementation.dropsContext ? 1 : 0
-    var blockPointer = invocation.block
-    withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
-      withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: blockInterface.passedCount) {
-        values in
-        values[0] = UnsafeMutableRawPointer(blockSlot)
-        for index in 1..<blockInterface.passedCount { values[index] = arguments[index - 1 + skipped] }
-        ffi_call(blockInterface.cif, invocation.invokeFunction, result, values.baseAddress)
-      }
-    }
+    implementation.invocation.forward(
+      result: result, passed: arguments, skipping: implementation.dropsContext ? 1 : 0)
   }
 
   /// Calls the real delegate's function with C's arguments, its own context in place of ours.
@@ -93,15 +82,15 @@ final class MemberSlot: @unchecked Sendable {
     to function: UnsafeRawPointer, result: UnsafeMutableRawPointer?,
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) {
+    let target = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
+    guard member.takesContext else {
+      interface.forward(to: target, result: result, leading: nil, passed: arguments, skipping: 0)
+      return
+    }
     var context = realDelegate?.context
     withUnsafeMutablePointer(to: &context) { contextSlot in
-      withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, interface.passedCount)) {
-        values in
-        for index in 0..<interface.passedCount { values[index] = arguments[index] }
-        if member.takesContext { values[0] = UnsafeMutableRawPointer(contextSlot) }
-        ffi_call(
-          interface.cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), result, values.baseAddress)
-      }
+      interface.forward(
+        to: target, result: result, leading: UnsafeMutableRawPointer(contextSlot), passed: arguments, skipping: 1)
     }
   }
 }

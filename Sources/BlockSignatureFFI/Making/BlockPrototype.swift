@@ -18,7 +18,7 @@ final class BlockPrototype: @unchecked Sendable {
   let flags: BlockFlags
   let descriptor: UnsafeMutablePointer<CBA_Block_made_descriptor>
   private let signatureBytes: UnsafeMutablePointer<CChar>
-  private(set) var closure: FFIClosure!
+  let closure: FFIClosure
 
   private static let cache = Mutex<[String: BlockPrototype]>([:])
 
@@ -40,6 +40,12 @@ final class BlockPrototype: @unchecked Sendable {
   private init(signature: MethodSignature, text: String) throws(InvocationError) {
     self.text = text
     interface = try CallInterface(signature: signature, model: signature.model)
+    // The block pointer (argument 0) leads each call to its block's state.
+    closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
+      guard let result, let arguments, let blockSlot = arguments[0] else { return }
+      let block = blockSlot.load(as: UnsafeRawPointer.self)
+      MadeBlockState.of(block).respond(block: block, result: result, arguments: arguments)
+    }
     var flags: BlockFlags = [.hasCopyDispose, .hasSignature]
     if signature.model.callingConvention == .systemV,
       signature.encoding.argumentPlacement(for: signature.model).returnsInMemory == true
@@ -47,8 +53,7 @@ final class BlockPrototype: @unchecked Sendable {
       flags.insert(.useStret)
     }
     self.flags = flags
-    signatureBytes = .allocate(capacity: text.utf8.count + 1)
-    signatureBytes.initialize(from: text.utf8CString.map { $0 }, count: text.utf8.count + 1)
+    signatureBytes = CStringArena.duplicate(text)
     descriptor = .allocate(capacity: 1)
     descriptor.initialize(
       to: CBA_Block_made_descriptor(
@@ -57,12 +62,6 @@ final class BlockPrototype: @unchecked Sendable {
           copy: { destination, source in MadeBlockState.retainCapture(copiedFrom: source, to: destination) },
           dispose: { block in MadeBlockState.releaseCapture(of: block) }),
         part3: CBA_Block_descriptor_3(signature: UnsafePointer(signatureBytes), layout: nil)))
-    // Thrown from here on, deinit frees the descriptor and the text.
-    closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
-      guard let result, let arguments, let blockSlot = arguments[0] else { return }
-      let block = blockSlot.load(as: UnsafeRawPointer.self)
-      MadeBlockState.of(block).respond(block: block, result: result, arguments: arguments)
-    }
   }
 
   deinit {

@@ -49,8 +49,8 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     closure = try FFIClosure(cif: cif, userData: Unmanaged.passUnretained(self).toOpaque()) {
       _, result, arguments, userData in
       guard let userData, let arguments else { return }
-      Unmanaged<CFunctionTrampoline>.fromOpaque(userData).takeUnretainedValue()
-        .forward(result: result, arguments: arguments)
+      Unmanaged<CFunctionTrampoline>.fromOpaque(userData).takeUnretainedValue().invocation
+        .forward(result: result, passed: arguments, skipping: 0)
     }
   }
 
@@ -75,19 +75,5 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     precondition(
       MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size, "\(Function.self) is not a function type")
     return unsafeBitCast(function, to: Function.self)
-  }
-
-  /// Calls the block with the function's arguments: the block pointer first, then the
-  /// arguments libffi collected, in order (both lists leave out arguments without bytes).
-  private func forward(result: UnsafeMutableRawPointer?, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-    let interface = invocation.interface
-    var blockPointer = invocation.block
-    withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
-      withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: interface.passedCount) { values in
-        values[0] = UnsafeMutableRawPointer(blockSlot)
-        for index in 1..<interface.passedCount { values[index] = arguments[index - 1] }
-        ffi_call(interface.cif, invocation.invokeFunction, result, values.baseAddress)
-      }
-    }
   }
 }

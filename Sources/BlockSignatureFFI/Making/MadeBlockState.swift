@@ -46,13 +46,16 @@ final class MadeBlockState: @unchecked Sendable {
   ) {
     let interface = prototype.interface
     let returnShape = interface.returnShape
-    result.initializeMemory(as: UInt8.self, repeating: 0, count: returnShape.resultBytes)
     let call = DynamicBlock.Call(
       interface: interface, block: block, argumentPointers: arguments, result: result, strings: strings)
     do {
       switch body {
-      case .raw(let handler): try handler(call)
-      case .typed(let handler): try call.setResult(try handler(call.arguments))
+      case .raw(let handler):
+        // A raw handler that writes nothing returns zero.
+        result.initializeMemory(as: UInt8.self, repeating: 0, count: returnShape.resultBytes)
+        try handler(call)
+      case .typed(let handler):
+        try call.setResult(try handler(call.arguments))  // setResult zeroes the buffer first
       }
     } catch {
       failure.respond(to: error, call: call)

@@ -56,14 +56,18 @@ final class Tracked: Sendable {
 }
 
 extension DynamicBlockTests {
+  /// The descriptor holds a block-form signature with offsets as written, and converts any
+  /// other form with the offsets clang writes for the same block (compiled here).
   @Test(arguments: [
-    ("i16@?0i8i12", "i16@?0i8i12"),  // as written
-    ("i@?ii", "i16@?0i8i12"),  // offsets added
-    ("i24@0:8i16i20", "i16@?0i8i12"),  // method form
-    ("ii4i8", "i16@?0i8i12"),  // function form
-    ("c12@?0c8", "c12@?0c8"),
+    ("i16@?0i8i12", "^int(int a, int b) { return a + b; }"),  // as written
+    ("i@?ii", "^int(int a, int b) { return a + b; }"),  // offsets added
+    ("i24@0:8i16i20", "^int(int a, int b) { return a + b; }"),  // method form
+    ("ii4i8", "^int(int a, int b) { return a + b; }"),  // function form
+    ("c@?c", "^char(char c) { return c; }"),
+    ("D@?sD", "^long double(short s, long double x) { return x; }"),
   ])
-  func descriptorHoldsTheSignature(_ given: String, _ held: String) throws {
+  func descriptorHoldsTheSignature(_ given: String, _ clangLiteral: String) throws {
+    let held = try clangBlockSignature(clangLiteral)
     let made = try DynamicBlock(signature: given) { _ in .signed(0) }
     #expect(made.signatureText == held)
     #expect(try BlockInfo(inspecting: made.block).signature == held)

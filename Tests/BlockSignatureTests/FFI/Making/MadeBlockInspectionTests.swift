@@ -8,7 +8,9 @@ import Testing
 /// A made block read from outside, as a debugger or `blocksig inspect --pid` reads any block.
 @Suite struct MadeBlockInspectionTests {
   @Test func blocksigInspectReadsAMadeBlock() throws {
-    let made = try DynamicBlock(signature: "{?=qqq}@?d*") { _ in .aggregate([.signed(1), .signed(2), .signed(3)]) }
+    let made = try DynamicBlock(signature: "{S3=qqq}@?d*") { _ in .aggregate([.signed(1), .signed(2), .signed(3)]) }
+    let clang = try clangBlockSignature(
+      "^struct S3(double d, char *s) { struct S3 r = {0, 0, 0}; return r; }", prelude: "struct S3 { long a, b, c; };")
     let info = try BlockInfo(inspecting: made.block)
     let address = "0x" + String(UInt(bitPattern: made.block), radix: 16)
     let run = try blocksig("inspect", "--pid", String(getpid()), "--address", address, "--json")
@@ -16,7 +18,7 @@ import Testing
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
     #expect(document["kind"] as? String == "heap")
-    #expect(document["signature"] as? String == "{?=qqq}24@?0d8*16")
+    #expect(document["signature"] as? String == clang)
     #expect(document["signature"] as? String == info.signature)
     let flags = (document["flags"] as? [String: Any])?["names"] as? [String] ?? []
     for flag in ["BLOCK_HAS_SIGNATURE", "BLOCK_HAS_COPY_DISPOSE", "BLOCK_USE_STRET", "BLOCK_NEEDS_FREE"] {
