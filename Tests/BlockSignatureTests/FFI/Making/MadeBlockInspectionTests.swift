@@ -13,7 +13,10 @@ import Testing
       "^struct S3(double d, char *s) { struct S3 r = {0, 0, 0}; return r; }", prelude: "struct S3 { long a, b, c; };")
     let info = try BlockInfo(inspecting: made.block)
     let address = "0x" + String(UInt(bitPattern: made.block), radix: 16)
-    let run = try blocksig("inspect", "--pid", String(getpid()), "--address", address, "--json")
+    // The block must outlive the read: Swift may release `made` after its last use.
+    let run = try withExtendedLifetime(made) {
+      try blocksig("inspect", "--pid", String(getpid()), "--address", address, "--json")
+    }
     #expect(run.status == 0, "\(run.stderr)")
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
