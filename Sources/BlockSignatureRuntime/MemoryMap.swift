@@ -30,24 +30,44 @@ struct MemoryMap {
   /// ``error`` set, when they cannot be read.
   init(pid: Int32? = nil) {
     // The kernel hands the file out a page of lines per read, and the process may map or
-    // unmap meanwhile (a dlopen on another thread): read until two readings agree (at most
-    // four), so that no line is lost between two pages.
+    // unmap meanwhile (a dlopen, a thread's stack): a reading can lose the lines at a page
+    // boundary. Read until two readings agree (at most four); when none do, lines lost in the
+    // last reading are taken from earlier ones where they overlap nothing it has.
     let path = pid.map { "/proc/\($0)/maps" } ?? "/proc/self/maps"
-    var text: [UInt8]? = nil
+    var readings: [[UInt8]] = []
     reading: for _ in 0..<4 {
       switch system_readProcFile(path) {
       case .success(let bytes):
-        if bytes == text { break reading }
-        text = bytes
+        if bytes == readings.last { break reading }
+        readings.append(bytes)
       case .failure(let failure):
-        if text != nil { break reading }
+        if !readings.isEmpty { break reading }
         error = SystemCallError(
           call: failure.call, code: failure.code,
           explanation: failure.code == SystemErrno.noSuchFile ? "No such process" : nil)
         return
       }
     }
-    for line in (text ?? []).split(separator: UInt8(ascii: "\n")).map({ String(decoding: $0, as: UTF8.self) }) {
+    regions = Self.merged(readings.map(Self.regions(in:)))
+  }
+
+  /// The regions of the last reading, with those of earlier readings that overlap none of
+  /// them, in address order.
+  static func merged(_ readings: [[Region]]) -> [Region] {
+    guard var result = readings.last else { return [] }
+    let latest = result
+    for earlier in readings.dropLast() {
+      for region in earlier where !latest.contains(where: { $0.range.overlaps(region.range) }) {
+        if !result.contains(where: { $0.range.overlaps(region.range) }) { result.append(region) }
+      }
+    }
+    return result.sorted { $0.range.lowerBound < $1.range.lowerBound }
+  }
+
+  /// The regions listed in one reading of a maps file.
+  static func regions(in text: [UInt8]) -> [Region] {
+    var regions: [Region] = []
+    for line in text.split(separator: UInt8(ascii: "\n")).map({ String(decoding: $0, as: UTF8.self) }) {
       // start-end perms offset dev inode [path]
       let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
       guard fields.count >= 5 else { continue }
@@ -65,6 +85,7 @@ struct MemoryMap {
             readable: permissions[0] == UInt8(ascii: "r"), executable: permissions[2] == UInt8(ascii: "x")),
           fileOffset: offset, path: String(path)))
     }
+    return regions
   }
 
   /// This process's mappings now (empty where `/proc/self/maps` is unavailable).
