@@ -106,6 +106,9 @@ package struct BinaryImage {
   var fixups: [PointerFixup]
   /// Relocations of instructions in relocatable objects, sorted by slot.
   var codeFixups: [CodeFixup] = []
+  /// The segments a loader maps (ELF `PT_LOAD`, in file order); empty for Mach-O files, which
+  /// are never read as another process's images.
+  package var loadSegments: [LoadSegment] = []
   var warnings: ScanWarnings
 
   /// The data model of the image's C code, from its format and architecture: it names the

@@ -19,6 +19,7 @@ final class ProcessImages {
   /// Every executable mapping (code of the images, and any JIT's), in address order.
   private(set) var executableRanges: [Range<UInt>] = []
   private var images: [String: BinaryImage?] = [:]
+  private var placements: [String: LoadedImage?] = [:]
   /// Construction sites found so far, by descriptor address in the process.
   private var sites: [UInt: [BlockConstructionSite]] = [:]
   private var files: [MappedFile] = []
@@ -63,15 +64,26 @@ final class ProcessImages {
     executableRanges.contains { $0.contains(address) }
   }
 
-  /// The mapping that contains `address`, if a file is mapped there.
-  func mapping(containing address: UInt) -> MemoryMap.Region? {
-    mappings.first { $0.range.contains(address) }
+  /// The image loaded where `address` is, and its file's path: the image of the file mapped
+  /// there, or else of the nearest file mapped below (a `.bss` tail is anonymous memory after
+  /// its image's mappings), when the image covers the address. Nil elsewhere, and for a file
+  /// mapped as data.
+  func loadedImage(containing address: UInt) -> (path: String, image: LoadedImage)? {
+    guard let path = mappings.last(where: { $0.range.lowerBound <= address })?.path else { return nil }
+    guard let loaded = loadedImage(at: path), loaded.extent.contains(address) else { return nil }
+    return (path, loaded)
   }
 
-  /// Where the image of `path` is loaded: the lowest start, minus its file offset, of the
-  /// mappings of that file (what `dladdr` calls the image's base).
-  func base(of path: String) -> UInt? {
-    mappings.filter { $0.path == path }.map { $0.range.lowerBound &- $0.fileOffset }.min()
+  /// Where the image of the file at `path` is loaded (see ``LoadedImage``); nil when the file
+  /// is not mapped.
+  func loadedImage(at path: String) -> LoadedImage? {
+    if let cached = placements[path] { return cached }
+    let mapped = mappings.filter { $0.path == path }
+    let segments = image(at: path)?.loadSegments ?? []
+    let placed =
+      LoadedImage(segments: segments, mappings: mapped, pageSize: system_pageSize) ?? LoadedImage(mappings: mapped)
+    placements[path] = placed
+    return placed
   }
 
   /// The symbols of the image at `path` (nil when it cannot be read or is not ELF).
@@ -92,13 +104,11 @@ final class ProcessImages {
 
   /// What the image files say about `address`: the image, the symbol that starts there and
   /// the nearest one before it (local symbols from `.symtab` included, where `dladdr` knows
-  /// the dynamic symbols only). Nil when no file is mapped at the address.
+  /// the dynamic symbols only). Nil when no loaded image covers the address.
   func symbol(at address: UInt) -> SymbolInfo? {
-    guard address != 0, let mapping = mapping(containing: address), let base = base(of: mapping.path) else {
-      return nil
-    }
-    var info = SymbolInfo(address: address, imagePath: mapping.path, imageBase: base)
-    guard let image = image(at: mapping.path), let nearest = image.nearestSymbol(to: address, base: base) else {
+    guard address != 0, let (path, loaded) = loadedImage(containing: address) else { return nil }
+    var info = SymbolInfo(address: address, imagePath: path, imageBase: loaded.base)
+    guard let image = image(at: path), let nearest = image.nearestSymbol(to: address, base: loaded.bias) else {
       return info
     }
     info.nearestName = nearest.name
@@ -112,11 +122,8 @@ final class ProcessImages {
   /// readable image holds the descriptor.
   func constructionSites(ofDescriptorAt address: UInt) -> [BlockConstructionSite]? {
     if let cached = sites[address] { return cached }
-    guard let mapping = mapping(containing: address), let base = base(of: mapping.path),
-      let image = image(at: mapping.path)
-    else { return nil }
-    // A shared object's or PIE's addresses are relative to its base; an executable's absolute.
-    let slide = image.kind == .executable || image.kind == .staticExecutable ? 0 : UInt64(base)
+    guard let (path, loaded) = loadedImage(containing: address), let image = image(at: path) else { return nil }
+    let slide = UInt64(loaded.bias)
     let inImage = UInt64(address) &- slide
     let found = (BinaryScanner.constructionSites(in: image, of: [inImage])[inImage] ?? []).map { site in
       var moved = site
@@ -130,13 +137,10 @@ final class ProcessImages {
 
   /// Where the defined symbol `name` of the image at `path` is in the process, or nil.
   func address(ofSymbol name: String, inImageAt path: String) -> UInt? {
-    guard let image = image(at: path), let base = base(of: path) else { return nil }
-    guard let symbol = image.symbols.first(where: { $0.isDefined && image.name(of: $0) == name }) else {
-      return nil
-    }
-    // A shared object's or PIE's values are relative to its base; an executable's absolute.
-    return image.kind == .executable || image.kind == .staticExecutable
-      ? UInt(symbol.address) : base &+ UInt(symbol.address)
+    guard let image = image(at: path), let loaded = loadedImage(at: path),
+      let symbol = image.symbols.first(where: { $0.isDefined && image.name(of: $0) == name })
+    else { return nil }
+    return loaded.bias &+ UInt(symbol.address)
   }
 
   /// The blocks runtime of the process: among the images that define `_Block_copy`, the one
@@ -150,7 +154,7 @@ final class ProcessImages {
   /// like a blocks runtime, those that define `_Block_copy`, that image first.
   func loadedRuntimes(preferring isa: UInt) -> [BlocksRuntime] {
     var paths: [String] = []
-    if let path = mapping(containing: isa)?.path { paths.append(path) }
+    if let path = loadedImage(containing: isa)?.path { paths.append(path) }
     for mapping in mappings where !paths.contains(mapping.path) {
       let name = mapping.path.split(separator: "/").last.map(String.init) ?? ""
       if name.hasPrefix("libBlocksRuntime") { paths.append(mapping.path) }

@@ -20,6 +20,9 @@ func system_dlopen(_ path: String?, onlyIfLoaded: Bool = false) -> UnsafeMutable
   dlopen(path, (onlyIfLoaded ? RTLD_LAZY | RTLD_NOLOAD : RTLD_NOW) | RTLD_LOCAL)
 }
 
+/// The size of a memory page: mappings start and end at its multiples.
+let system_pageSize = UInt(max(1, sysconf(Int32(_SC_PAGESIZE))))
+
 /// `dlsym` in a handle from `system_dlopen`.
 func system_dlsym(_ handle: UnsafeMutableRawPointer, _ name: String) -> UnsafeMutableRawPointer? {
   dlsym(handle, name)

@@ -214,88 +214,20 @@ import Testing
     #expect(Set(runtimes.compactMap { $0["referenceCountConvention"] as? String }) == ["unitsOfTwo", "unitsOfOne"])
   }
 
-  /// A program holding a global, a heap and a stack block (which captures a `__block`
-  /// variable), printing their addresses and waiting for its standard input to close. It
-  /// also holds three decoys, block-shaped words no block can be, whose addresses it prints
-  /// after the blocks': a stack and a heap "block" in its data (where its global offset table
-  /// also holds each class's address, followed by other pointers), and a stack "block" on the
-  /// heap whose invoke pointer is writable data (not `.rodata`, which some linkers put in
-  /// the executable segment with the code).
-  static let holderSource = """
-    #include <stdint.h>
-    #include <stdio.h>
-    #include <stdlib.h>
-    #include <unistd.h>
-    extern void *_Block_copy(const void *);
-    extern void *_NSConcreteStackBlock[], *_NSConcreteMallocBlock[];
-    typedef long (^Adder)(int, long);
-    static Adder global_block = ^long(int a, long b) { return a + b; };
-    static const unsigned long decoy_descriptor[2] = {0, 32};
-    static void decoy_invoke(void) {}
-    /* isa; flags and reserved; invoke; descriptor */
-    void *decoy_stack[4] = {_NSConcreteStackBlock, 0, (void *)decoy_invoke, (void *)decoy_descriptor};
-    void *decoy_heap[4] = {
-        _NSConcreteMallocBlock, (void *)(uintptr_t)((1 << 24) | 2), (void *)decoy_invoke, (void *)decoy_descriptor};
-    int main(void) {
-      __block int counter = 3;
-      double scale = 2.5;
-      void (^stack)(double) = ^(double x) { counter += (int)(x * scale); };
-      void (^heap)(double) = _Block_copy(stack);
-      void **decoy_data_invoke = malloc(4 * sizeof(void *));
-      decoy_data_invoke[0] = _NSConcreteStackBlock;
-      decoy_data_invoke[1] = 0;
-      decoy_data_invoke[2] = (void *)decoy_heap;
-      decoy_data_invoke[3] = (void *)decoy_descriptor;
-      printf("%p %p %p %p %p %p\\n", (void *)global_block, (void *)heap, (void *)stack, (void *)decoy_stack,
-             (void *)decoy_heap, (void *)decoy_data_invoke);
-      fflush(stdout);
-      char c;
-      while (read(0, &c, 1) > 0) {}
-      heap(1.0);
-      stack(1.0);
-      return counter > 0 ? 0 : 1;
-    }
-
-    """
-
   /// `--pid` and `--address`: each block of a running program, read from its memory, with
   /// what clang wrote for it (the signature and size from its IR, the local invoke and helper
-  /// functions from the program's symbol table) and the runtime it maps.
+  /// functions from the program's symbol table) and the runtime it maps. The program also maps
+  /// its runtime's file and its own as data, below the images: the names must not move.
   @Test func blocksInAnotherProcess() throws {
-    let folder = try Toolchain.temporaryDirectory("blocksig-inspect-process")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let source = folder.appendingPathComponent("holder.c")
-    try Self.holderSource.write(to: source, atomically: true, encoding: .utf8)
-    let program = folder.appendingPathComponent("holder")
     let lib = try #require(Toolchain.runtimeLibraryDirectory).path
-    _ = try Toolchain.runClang([
-      "-fblocks", "-O1", source.path, "-o", program.path, "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)",
-    ])
-    let ir = ClangIR(try Toolchain.runClang(["-fblocks", "-O1", "-S", "-emit-llvm", "-o", "-", source.path]).stdout)
+    let holder = try BlockHolder(linking: ["-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)"], mappingItsFiles: true)
+    defer { holder.stop() }
+    let (addresses, pid, program) = (holder.addresses, holder.pid, holder.program)
+    let ir = ClangIR(
+      try Toolchain.runClang(["-fblocks", "-O1", "-S", "-emit-llvm", "-o", "-", holder.source.path]).stdout)
     let globalLiteral = try #require(ir.literal(invoking: "global_block_block_invoke"))
     let global = try #require(ir.descriptors[globalLiteral.descriptor])
     let captured = try #require(ir.descriptors.values.first { $0.hasHelpers })
-
-    let holder = Process()
-    holder.executableURL = program
-    let input = Pipe()
-    let output = Pipe()
-    holder.standardInput = input
-    holder.standardOutput = output
-    try holder.run()
-    defer {
-      try? input.fileHandleForWriting.close()
-      holder.waitUntilExit()
-    }
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    let addresses = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
-    try #require(addresses.count == 6, "\(addresses)")
-    let pid = String(holder.processIdentifier)
 
     let expected: [(kind: String, isa: String, descriptor: ClangIR.Descriptor, invoke: String)] = [
       ("global", "_NSConcreteGlobalBlock", global, "global_block_block_invoke"),
@@ -308,7 +240,7 @@ import Testing
       #expect(run.stderr == "")
       let document = try json(run)
       #expect(document["source"] as? String == "process")
-      #expect(document["pid"] as? Int == Int(holder.processIdentifier))
+      #expect(document["pid"] as? Int == Int(pid))
       #expect(document["library"] == nil)
       #expect(document["address"] as? String == address)
       #expect(document["kind"] as? String == block.kind)
@@ -389,6 +321,30 @@ import Testing
     #expect(
       unmapped.stderr
         == "blocksig: error: process \(pid): block at 0x10: the 32-byte block header is not readable memory\n")
+  }
+
+  /// A program on Debian's runtime, which counts references from bit 0: its heap block has a
+  /// count of 1 and bit 0 set, which is no `BLOCK_DEALLOCATING` there. Its names come from its
+  /// images, though it maps their files as data too.
+  @Test func heapBlockOfDebiansRuntime() throws {
+    let holder = try BlockHolder(linking: ["-l:libBlocksRuntime.so.0"], mappingItsFiles: true)
+    defer { holder.stop() }
+    let run = try blocksig("inspect", "--pid", holder.pid, "--address", holder.addresses[1], "--json")
+    #expect(run.status == 0, "\(run.stderr)")
+    let document = try json(run)
+    #expect(document["kind"] as? String == "heap")
+    #expect(document["referenceCount"] as? Int == 1)
+    let flags = try #require(document["flags"] as? [String: Any])
+    let raw = try #require(UInt32((flags["raw"] as? String ?? "").dropFirst(2), radix: 16))
+    #expect(raw & 0xffff == 1, "\(flags)")
+    #expect(flags["names"] as? [String] == ["BLOCK_NEEDS_FREE", "BLOCK_HAS_COPY_DISPOSE", "BLOCK_HAS_SIGNATURE"])
+    let isa = (document["isa"] as? [String: Any])?["symbol"] as? String
+    #expect(isa?.hasPrefix("_NSConcrete") == true, "\(isa ?? "no symbol")")
+    #expect((document["invoke"] as? [String: Any])?["symbol"] as? String == "__main_block_invoke")
+    #expect((document["invoke"] as? [String: Any])?["image"] as? String == holder.program.path)
+    let runtime = try #require(document["runtime"] as? [String: Any])
+    #expect(runtime["referenceCountConvention"] as? String == "unitsOfOne")
+    #expect((runtime["path"] as? String)?.contains("libBlocksRuntime.so.0") == true, "\(runtime)")
   }
 
   @Test func processErrorsAndUsage() throws {

@@ -21,7 +21,8 @@ package enum ELFLoader {
   {
     let header = try ELFFileHeader(parsing: raw)
     var warnings = ScanWarnings()
-    let kind = try ELFProgramHeaders(parsing: header, warnings: &warnings).kind(ofType: header.type)
+    let programHeaders = ELFProgramHeaders(parsing: header, warnings: &warnings)
+    let kind = try programHeaders.kind(ofType: header.type)
     let sections = try ELFSectionTable(parsing: header, warnings: &warnings)
     let relocatable = kind == .relocatable
     let (placed, bases) = sections.placedSections(in: header, relocatable: relocatable, warnings: &warnings)
@@ -50,6 +51,7 @@ package enum ELFLoader {
       symbols: symbols.symbols,
       fixups: relocations.fixups,
       codeFixups: relocations.codeFixups,
+      loadSegments: programHeaders.loadSegments,
       warnings: warnings)
   }
 }

@@ -1,10 +1,11 @@
 import BlockSignature
 
-/// What the program headers say about the file's kind: whether it names an interpreter
-/// (`PT_INTERP`) and has a dynamic segment (`PT_DYNAMIC`). Nothing else in them matters here.
+/// What the program headers say: the file's kind (whether it names an interpreter, `PT_INTERP`,
+/// and has a dynamic segment, `PT_DYNAMIC`) and where its loadable segments (`PT_LOAD`) go.
 struct ELFProgramHeaders {
   var hasInterpreter = false
   var hasDynamic = false
+  var loadSegments: [LoadSegment] = []
 
   /// Reads the program header table `header` points at; one that does not fit in the file is
   /// warned about and read as empty.
@@ -23,12 +24,23 @@ struct ELFProgramHeaders {
       return
     }
     for index in 0..<header.programCount {
-      switch header.bytes.u32(header.programOffset + index * header.programEntrySize)! {
+      let entry = header.programOffset + index * header.programEntrySize
+      switch header.bytes.u32(entry)! {
+      case 1: loadSegments.append(Self.loadSegment(at: entry, in: header))
       case 3: hasInterpreter = true
       case 2: hasDynamic = true
       default: break
       }
     }
+  }
+
+  /// The `PT_LOAD` entry at `entry`, whose fields sit where `Elf64_Phdr` or `Elf32_Phdr` has them.
+  private static func loadSegment(at entry: UInt64, in header: ELFFileHeader) -> LoadSegment {
+    let (offset, address, fileSize, memorySize): (UInt64, UInt64, UInt64, UInt64) =
+      header.is64 ? (8, 16, 32, 40) : (4, 8, 16, 20)
+    return LoadSegment(
+      address: header.word(entry + address), fileOffset: header.word(entry + offset),
+      fileSize: header.word(entry + fileSize), memorySize: header.word(entry + memorySize))
   }
 
   /// The kind of a file of ELF type `type` with these program headers.

@@ -50,6 +50,14 @@ struct InspectReportV1: Encodable {
   struct Flags: Encodable {
     var raw: String
     var names: [String]
+
+    /// The flags of a block of `runtime`: compiler-rt counts references from bit 0, which
+    /// libclosure names `BLOCK_DEALLOCATING`, so under its convention that bit is no flag.
+    init(_ flags: BlockFlags, runtime: BlocksRuntime?) {
+      raw = hex(UInt(UInt32(bitPattern: flags.rawValue)))
+      names = flags.names
+      if runtime?.referenceCountConvention == .unitsOfOne { names.removeAll { $0 == "BLOCK_DEALLOCATING" } }
+    }
   }
 
   struct Descriptor: Encodable {
@@ -141,7 +149,7 @@ struct InspectReportV1: Encodable {
     self.source = source
     address = hex(info.address)
     kind = info.kind.rawValue
-    flags = Flags(raw: hex(UInt(UInt32(bitPattern: info.flags.rawValue))), names: info.flags.names)
+    flags = Flags(info.flags, runtime: runtime)
     isa = Symbol(info.isa, isaInfo)
     descriptor = Descriptor(
       address: hex(info.descriptorAddress), size: info.size, reserved: hex(info.descriptorReserved),
