@@ -10,11 +10,11 @@ struct BlockSig: ParsableCommand {
     abstract: "Inspect and call clang blocks: signatures, layouts and live block objects.",
     discussion: """
       Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; \
-      65 malformed encoding or binary, not a block, or a call's arguments do not fit; \
+      65 malformed encoding, binary or header, not a block, or a call's arguments do not fit; \
       66 unreadable input. dump goes on \
       past a file it cannot read or decode and exits 1 if any failed.
       """,
     version: "0.1.0",
-    subcommands: [Decode.self, Inspect.self, Call.self, Dump.self, Method.self, Block.self, Check.self]
+    subcommands: [Decode.self, Inspect.self, Call.self, Dump.self, Method.self, Block.self, Check.self, Table.self]
   )
 }

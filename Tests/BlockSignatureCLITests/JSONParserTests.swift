@@ -90,4 +90,29 @@ import Testing
     #expect(try JSONParser.parse(value.compact) == value)
     #expect(try JSONParser.parse(value.pretty()) == value)
   }
+
+  /// Values one after another, as clang's AST dump prints several declarations; a malformed
+  /// one is reported at its offset in the whole text.
+  @Test func sequences() throws {
+    #expect(
+      try JSONParser.parseSequence("{\"a\": [true]}\n[1]  \"s\"\n") == [
+        .object([.init(key: "a", value: .array([.bool(true)]))]), .array([.number("1")]), .string("s"),
+      ])
+    #expect(try JSONParser.parseSequence(" \n") == [])
+    #expect(throws: JSONParseError(offset: 6, reason: "expected a value, found the end of the text")) {
+      try JSONParser.parseSequence("{} [1,")
+    }
+  }
+
+  @Test func accessors() throws {
+    let value = try JSONParser.parse(#"{"name": "f", "inner": [1], "variadic": true, "n": null}"#)
+    #expect(value["name"]?.stringValue == "f")
+    #expect(value["inner"]?.arrayValue == [.number("1")])
+    #expect(value["variadic"]?.isTrue == true)
+    #expect(value["n"]?.isTrue == false)
+    #expect(value["missing"] == nil)
+    #expect(value["name"]?["x"] == nil)
+    #expect(value["inner"]?.stringValue == nil)
+    #expect(value["name"]?.arrayValue == nil)
+  }
 }

@@ -68,6 +68,16 @@ import Testing
       schema: "blocksig-inspect-1.schema.json")
   }
 
+  @Test func table() throws {
+    let folder = try TableCLITests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let header = folder.appendingPathComponent("ops.h").path
+    try Self.expectValid(
+      try ["ops", "ops_t"].map { record in
+        try Self.documents(["table", header, "--struct", record, "--clang", Toolchain.clang, "--json"])
+      }, schema: "blocksig-table-1.schema.json")
+  }
+
   @Test func dumpIsJSONLines() throws {
     let library = try InspectCLITests.library.get().path
     let (directory, object, _) = try DumpCLITests.object()

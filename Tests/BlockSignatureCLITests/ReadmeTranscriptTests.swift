@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The README's command-line transcripts (`<pre>` blocks of `$ .build/debug/blocksig …` lines),
-/// run with the built tool and compared with what the README shows: decode, check and call
-/// byte for byte; inspect with its live addresses masked; dump with its hexadecimal numbers masked
+/// run with the built tool and compared with what the README shows: decode, check, call and
+/// table byte for byte; inspect with its live addresses masked; dump with its hexadecimal numbers masked
 /// (where a build puts the descriptors differs from one configuration to another).
 @Suite struct ReadmeTranscriptTests {
   struct Transcript: CustomTestStringConvertible {
@@ -61,7 +61,7 @@ import Testing
 
   @Test func readmeHasTranscripts() {
     let commands = Self.transcripts.map { Self.arguments(of: $0.command).arguments.dropFirst().first ?? "" }
-    #expect(Set(commands) == ["inspect", "call", "decode", "dump", "check"])
+    #expect(Set(commands) == ["inspect", "call", "decode", "dump", "check", "table"])
   }
 
   @Test(arguments: transcripts) func transcriptIsTrue(_ transcript: Transcript) throws {

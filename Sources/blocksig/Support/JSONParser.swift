@@ -33,6 +33,23 @@ struct JSONParser {
     return value
   }
 
+  /// Parses `text` as values one after another, separated by white space: what
+  /// `clang -Xclang -ast-dump=json` prints for several declarations.
+  ///
+  ///     try JSONParser.parseSequence("{}\n[1]")  // [.object([]), .array([.number("1")])]
+  static func parseSequence(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
+    -> [JSONValue]
+  {
+    var parser = JSONParser(Array(text.utf8), maximumDepth: maximumDepth)
+    var values: [JSONValue] = []
+    parser.skipWhitespace()
+    while parser.position < parser.bytes.count {
+      values.append(try parser.value(depth: 0))
+      parser.skipWhitespace()
+    }
+    return values
+  }
+
   private func failure(_ reason: String, at offset: Int? = nil) -> JSONParseError {
     JSONParseError(offset: offset ?? position, reason: reason)
   }

@@ -94,3 +94,28 @@ indirect enum JSONValue: Hashable, Sendable {
     return output + "\""
   }
 }
+
+extension JSONValue {
+  /// The value of `key` in an object; nil when there is none or this is not an object.
+  ///
+  ///     try JSONParser.parse(#"{"a": "b"}"#)["a"]?.stringValue  // "b"
+  subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.key == key }?.value
+  }
+
+  /// The text of a string; nil for any other value.
+  var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The elements of an array; nil for any other value.
+  var arrayValue: [JSONValue]? {
+    if case .array(let elements) = self { return elements }
+    return nil
+  }
+
+  /// Whether this is `true`.
+  var isTrue: Bool { self == .bool(true) }
+}

@@ -1,0 +1,91 @@
+// The probe: a program clang compiles with the header, which makes a block of each member's
+// type and prints the signature clang wrote for it, with the member's offset and size.
+
+import Foundation
+
+/// What the probe printed: per member, clang's block signature, `offsetof` and `sizeof`.
+struct HeaderProbe {
+  struct Member {
+    var signature: String
+    var offset: Int
+    var size: Int
+  }
+
+  var members: [Member]
+  var size: Int
+  var alignment: Int
+}
+
+extension ClangSession {
+  /// Compiles and runs the probe for `fields`.
+  func probe(_ fields: [HeaderField], functions: [Int: HeaderFunctionType], in spelling: String) throws(Failure)
+    -> HeaderProbe
+  {
+    let source = try write(
+      Self.probeSource(header: header, fields, functions: functions, in: spelling), to: "probe.c")
+    let program = folder.appendingPathComponent("probe").path
+    _ = try run(["-fblocks", "-w", "-O0", "-o", program] + arguments + [source])
+    let result = try Self.run(program, [], in: folder)
+    guard result.status == 0 else {
+      throw Failure(code: ExitStatus.dataError, description: "the probe of \(header) exited \(result.status)")
+    }
+    return try Self.readProbe(result.stdout, count: fields.count)
+  }
+
+  /// The probe's C source. A function member's block has the member's parameters and, as its
+  /// return type, the type of a call to the function declared with the member's type; a data
+  /// member's block takes the member (an array one a pointer to it, which keeps its length).
+  static func probeSource(
+    header: String, _ fields: [HeaderField], functions: [Int: HeaderFunctionType], in spelling: String
+  ) -> String {
+    var lines = [
+      includeLine(header),
+      "#include <stddef.h>", "#include <stdint.h>", "#include <stdio.h>",
+      "void *_NSConcreteGlobalBlock[32];",  // the isa of a global block: no runtime is linked
+      functionDeclarations(fields, in: spelling),
+      "struct blocksig_literal { void *isa; int flags; int reserved; void *invoke; const uintptr_t *descriptor; };",
+      "static const char *blocksig_signature(const void *block) {",
+      "  const struct blocksig_literal *literal = block;",
+      "  if (!(literal->flags & (1 << 30))) return \"-\";",
+      "  return (const char *)literal->descriptor[(literal->flags & (1 << 25)) ? 4 : 2];",
+      "}",
+      "int main(void) {",
+    ]
+    for (index, field) in fields.enumerated() {
+      let member = "((\(spelling) *)0)->\(field.name)"
+      let block: String
+      if let function = functions[index] {
+        let types = function.parameters.map { "__typeof__(\($0))" }
+        let call = types.map { "*(\($0) *)0" }.joined(separator: ", ")
+        let parameters = types.isEmpty ? "void" : types.enumerated().map { "\($1) a\($0)" }.joined(separator: ", ")
+        block = "^__typeof__(blocksig_function_\(index)(\(call))) (\(parameters)) { __builtin_unreachable(); }"
+      } else {
+        block = "^(__typeof__(\(member)) \(field.isArray ? "*" : "")a0) {}"
+      }
+      lines.append(
+        "  printf(\"%s\\t%zu\\t%zu\\n\", blocksig_signature((const void *)\(block)), "
+          + "offsetof(\(spelling), \(field.name)), sizeof(\(member)));")
+    }
+    lines.append("  printf(\"%zu\\t%zu\\n\", sizeof(\(spelling)), _Alignof(\(spelling)));")
+    lines.append("  return 0;\n}\n")
+    return lines.joined(separator: "\n")
+  }
+
+  /// The probe's output: a `signature offset size` line per member, then `size alignment`.
+  static func readProbe(_ output: String, count: Int) throws(Failure) -> HeaderProbe {
+    let lines = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    guard lines.count == count + 1, let last = lines.last, last.count == 2, let size = Int(last[0]),
+      let alignment = Int(last[1])
+    else {
+      throw Failure(code: ExitStatus.dataError, description: "the probe printed what it should not:\n\(output)")
+    }
+    var members: [HeaderProbe.Member] = []
+    for line in lines.dropLast() {
+      guard line.count == 3, let offset = Int(line[1]), let memberSize = Int(line[2]) else {
+        throw Failure(code: ExitStatus.dataError, description: "the probe printed what it should not:\n\(output)")
+      }
+      members.append(HeaderProbe.Member(signature: String(line[0]), offset: offset, size: memberSize))
+    }
+    return HeaderProbe(members: members, size: size, alignment: alignment)
+  }
+}

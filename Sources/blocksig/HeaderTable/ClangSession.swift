@@ -1,0 +1,205 @@
+import Foundation
+
+/// A member of the struct, as clang's AST declares it.
+struct HeaderField {
+  var name: String
+  /// The type as clang prints it, desugared (`void (*)(void *, const xmlChar *)`).
+  var type: String
+
+  /// A pointer to a function: what clang prints as `R (*)(…)`.
+  var isFunctionPointer: Bool { type.contains("(*)(") }
+  /// An array, which as a parameter would become a pointer.
+  var isArray: Bool { type.hasSuffix("]") }
+}
+
+/// The function type of a function pointer member: its parameter types as clang prints them
+/// (valid C where the header is included), and whether it takes more after them.
+struct HeaderFunctionType {
+  var parameters: [String]
+  var isVariadic: Bool
+}
+
+/// clang run on files that include one header, in a folder of its own.
+struct ClangSession {
+  var clang: String
+  var arguments: [String]
+  var folder: URL
+  /// The header's absolute path.
+  var header: String
+
+  typealias Failure = HeaderTableReader.Failure
+
+  /// The struct named `name` (a tag, `struct TAG`, or a typedef of a named struct): how C code
+  /// spells its type, and its members in order.
+  func recordFields(named name: String) throws(Failure) -> (spelling: String, fields: [HeaderField]) {
+    let tag = Self.tag(of: name)
+    let declarations = try ast(of: "", filter: tag)
+    if let record = Self.definition(of: tag, in: declarations) {
+      return ("struct \(tag)", try Self.fields(of: record, named: tag))
+    }
+    let typedef = declarations.first { $0["kind"]?.stringValue == "TypedefDecl" && $0["name"]?.stringValue == tag }
+    guard !name.hasPrefix("struct "), let typedef else {
+      throw Failure(code: ExitStatus.dataError, description: "\(header) defines no struct or typedef named '\(tag)'")
+    }
+    let type = typedef["type"]?["desugaredQualType"]?.stringValue ?? typedef["type"]?["qualType"]?.stringValue ?? ""
+    let target = type.hasPrefix("struct ") ? String(type.dropFirst(7)) : ""
+    guard Self.isIdentifier(target) else {
+      throw Failure(
+        code: ExitStatus.dataError,
+        description: "'\(tag)' is '\(type)', not a named struct (an anonymous struct has no tag to read it by)")
+    }
+    guard let record = Self.definition(of: target, in: try ast(of: "", filter: target)) else {
+      throw Failure(code: ExitStatus.dataError, description: "'\(tag)' is '\(type)', which \(header) does not define")
+    }
+    return (tag, try Self.fields(of: record, named: tag))
+  }
+
+  /// `name` without a leading `struct `.
+  static func tag(of name: String) -> String {
+    name.hasPrefix("struct ") ? String(name.dropFirst(7)).trimmingCharacters(in: .whitespaces) : name
+  }
+
+  /// Whether `name` is a C identifier: what a struct tag or a typedef name must be.
+  static func isIdentifier(_ name: String) -> Bool {
+    guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+    return name.utf8.allSatisfy { byte in
+      byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+  }
+
+  /// The function type of each function pointer member, by member index.
+  func functionTypes(of fields: [HeaderField], in spelling: String) throws(Failure) -> [Int: HeaderFunctionType] {
+    let indices = fields.indices.filter { fields[$0].isFunctionPointer }
+    guard !indices.isEmpty else { return [:] }
+    let declarations = try ast(of: Self.functionDeclarations(fields, in: spelling), filter: "blocksig_function_")
+    var types: [Int: HeaderFunctionType] = [:]
+    for declaration in declarations where declaration["kind"]?.stringValue == "FunctionDecl" {
+      guard let name = declaration["name"]?.stringValue, name.hasPrefix("blocksig_function_"),
+        let index = Int(name.dropFirst("blocksig_function_".count)), indices.contains(index)
+      else { continue }
+      let type = declaration["type"]?["desugaredQualType"]?.stringValue ?? declaration["type"]?["qualType"]?.stringValue
+      if type?.hasSuffix("()") == true {
+        throw Failure(
+          code: ExitStatus.dataError,
+          description: "member '\(fields[index].name)' is '\(fields[index].type)', a function with no prototype: "
+            + "its parameters are unknown")
+      }
+      let parameters = (declaration["inner"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "ParmVarDecl" }
+      types[index] = HeaderFunctionType(
+        parameters: parameters.compactMap { $0["type"]?["qualType"]?.stringValue },
+        isVariadic: declaration["variadic"]?.isTrue ?? false)
+    }
+    if let missing = indices.first(where: { types[$0] == nil }) {
+      throw Failure(
+        code: ExitStatus.dataError, description: "clang gave no function type for '\(fields[missing].name)'")
+    }
+    return types
+  }
+
+  /// One function declared with the type each function pointer member points to:
+  /// `__typeof__(*((T *)0)->member) blocksig_function_3;`.
+  static func functionDeclarations(_ fields: [HeaderField], in spelling: String) -> String {
+    fields.indices.filter { fields[$0].isFunctionPointer }.map { index in
+      "__typeof__(*((\(spelling) *)0)->\(fields[index].name)) blocksig_function_\(index);\n"
+    }.joined()
+  }
+
+  /// The complete definition of the struct `tag` among `declarations`.
+  static func definition(of tag: String, in declarations: [JSONValue]) -> JSONValue? {
+    declarations.first {
+      $0["kind"]?.stringValue == "RecordDecl" && $0["name"]?.stringValue == tag
+        && $0["completeDefinition"]?.isTrue == true
+    }
+  }
+
+  /// The members of a struct definition; a union, a bitfield or an unnamed member is refused.
+  static func fields(of record: JSONValue, named name: String) throws(Failure) -> [HeaderField] {
+    guard record["tagUsed"]?.stringValue == "struct" else {
+      throw Failure(code: ExitStatus.dataError, description: "'\(name)' is a union, not a struct")
+    }
+    var fields: [HeaderField] = []
+    for field in record["inner"]?.arrayValue ?? [] where field["kind"]?.stringValue == "FieldDecl" {
+      let type = field["type"]?["desugaredQualType"]?.stringValue ?? field["type"]?["qualType"]?.stringValue ?? ""
+      guard let fieldName = field["name"]?.stringValue, !fieldName.isEmpty else {
+        throw Failure(
+          code: ExitStatus.dataError, description: "'\(name)' has an unnamed member (\(type)): members need names")
+      }
+      if field["isBitfield"]?.isTrue == true {
+        throw Failure(
+          code: ExitStatus.dataError,
+          description: "member '\(fieldName)' of '\(name)' is a bitfield, which a table cannot hold")
+      }
+      fields.append(HeaderField(name: fieldName, type: type))
+    }
+    guard !fields.isEmpty else { throw Failure(code: ExitStatus.dataError, description: "'\(name)' has no members") }
+    return fields
+  }
+
+  /// The declarations clang's JSON AST dump has for names containing `filter`, in a file
+  /// that includes the header and then `source`.
+  func ast(of source: String, filter: String) throws(Failure) -> [JSONValue] {
+    let file = try write(Self.includeLine(header) + "\n" + source, to: "ast.c")
+    let output = try run(
+      [
+        "-fsyntax-only", "-fblocks", "-w", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=\(filter)",
+      ] + arguments + [file])
+    do {
+      return try JSONParser.parseSequence(output, maximumDepth: 256)
+    } catch {
+      throw Failure(code: ExitStatus.dataError, description: "clang's AST does not read as JSON: \(error)")
+    }
+  }
+
+  /// `#include "PATH"` (C has no escapes there: a path with a quote or a line break is refused
+  /// before any file is written).
+  static func includeLine(_ path: String) -> String { "#include \"\(path)\"" }
+
+  /// Writes `text` as `name` in the folder; returns its path.
+  func write(_ text: String, to name: String) throws(Failure) -> String {
+    let path = folder.appendingPathComponent(name).path
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+      throw Failure(code: ExitStatus.noInput, description: "cannot write \(path)")
+    }
+    return path
+  }
+
+  /// Runs clang with `arguments`; its standard output, or a failure with what it said.
+  func run(_ arguments: [String]) throws(Failure) -> String {
+    let result = try Self.run(clang, arguments, in: folder)
+    guard result.status == 0 else {
+      let said = result.stderr.split(separator: "\n").prefix(12).joined(separator: "\n")
+      throw Failure(code: ExitStatus.dataError, description: "clang failed on \(header):\n\(said)")
+    }
+    return result.stdout
+  }
+
+  /// Runs `executable` and waits; its output goes through files in `folder`, so neither
+  /// stream can fill and stall it.
+  static func run(_ executable: String, _ arguments: [String], in folder: URL) throws(Failure)
+    -> (status: Int32, stdout: String, stderr: String)
+  {
+    let out = folder.appendingPathComponent("stdout.txt")
+    let err = folder.appendingPathComponent("stderr.txt")
+    do {
+      guard FileManager.default.createFile(atPath: out.path, contents: nil),
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+      else { throw Failure(code: ExitStatus.noInput, description: "cannot write in \(folder.path)") }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.currentDirectoryURL = folder
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = try FileHandle(forWritingTo: out)
+      process.standardError = try FileHandle(forWritingTo: err)
+      try process.run()
+      process.waitUntilExit()
+      let stdout = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+      let stderr = String(decoding: try Data(contentsOf: err), as: UTF8.self)
+      return (process.terminationStatus, stdout, stderr)
+    } catch {
+      throw Failure(code: ExitStatus.noInput, description: "cannot run \(executable): \(error)")
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// From what clang printed to a checked table: each signature turned into the form a table
+// takes, the text form read back, and its layout compared with clang's member by member.
+
+import BlockSignature
+import BlockSignatureFFI
+
+extension HeaderTableReader {
+  /// The table of `fields`, from the probe's signatures, checked against its offsets and sizes.
+  static func table(
+    record: String, header: String, fields: [HeaderField], functions: [Int: HeaderFunctionType], probed: HeaderProbe
+  ) throws(Failure) -> HeaderTable {
+    guard let model = DataModel.host else {
+      throw Failure(code: ExitStatus.dataError, description: "this machine has no built-in data model")
+    }
+    var members: [HeaderTable.Member] = []
+    for (index, field) in fields.enumerated() {
+      let probe = probed.members[index]
+      let function = functions[index]
+      members.append(
+        HeaderTable.Member(
+          name: field.name, isFunction: function != nil,
+          encoding: try encoding(of: field, signature: probe.signature, isFunction: function != nil, model: model),
+          blockSignature: function != nil ? probe.signature : nil, isVariadic: function?.isVariadic ?? false,
+          offset: probe.offset, size: probe.size))
+    }
+    let text = HeaderTable.text(record: record, header: header, size: probed.size, members: members)
+    let table: CallbackTable
+    do {
+      table = try CallbackTable(parsing: text, name: record, model: model)
+    } catch {
+      throw Failure(code: ExitStatus.dataError, description: "clang's members do not make a table: \(error)")
+    }
+    for (member, laid) in zip(members, table.members) where (member.offset, member.size) != (laid.offset, laid.size) {
+      throw Failure(
+        code: ExitStatus.dataError,
+        description: "member '\(member.name)' (\(member.encoding)): clang puts \(member.size) bytes at "
+          + "\(member.offset), its encoding \(laid.size) at \(laid.offset)")
+    }
+    guard table.size == probed.size, table.alignment == probed.alignment else {
+      throw Failure(
+        code: ExitStatus.dataError,
+        description: "'\(record)': clang makes it \(probed.size) bytes aligned to \(probed.alignment), "
+          + "its encodings \(table.size) aligned to \(table.alignment)")
+    }
+    return HeaderTable(
+      record: record, header: header, size: probed.size, alignment: probed.alignment, members: members, table: table)
+  }
+
+  /// A function member's signature in function form, or a data member's encoding: the type of
+  /// the block's one parameter (for an array, what the pointer to it points to).
+  static func encoding(of field: HeaderField, signature: String, isFunction: Bool, model: DataModel) throws(Failure)
+    -> String
+  {
+    let parsed: SignatureEncoding
+    do {
+      parsed = try SignatureEncoding(parsing: signature)
+    } catch {
+      throw Failure(
+        code: ExitStatus.dataError, description: "member '\(field.name)': clang wrote '\(signature)': \(error)")
+    }
+    if isFunction {
+      do {
+        return try parsed.converted(from: .block, to: .types, model: model).description
+      } catch {
+        throw Failure(code: ExitStatus.dataError, description: "member '\(field.name)': \(error)")
+      }
+    }
+    guard parsed.arguments.count == 2 else {
+      throw Failure(
+        code: ExitStatus.dataError, description: "member '\(field.name)': clang wrote '\(signature)' for its block")
+    }
+    let type = parsed.arguments[1].type.unqualified
+    if field.isArray {
+      guard case .pointer(let pointee) = type else {
+        throw Failure(
+          code: ExitStatus.dataError, description: "member '\(field.name)' (\(field.type)): clang encodes it as \(type)"
+        )
+      }
+      return pointee.description
+    }
+    return type.description
+  }
+}

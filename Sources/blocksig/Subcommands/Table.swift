@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+
+extension BlockSig {
+  /// `blocksig table`: a struct of callbacks, read from its C header by clang, as the text
+  /// form of a callback table (`CallbackTable(parsing:)`, `DynamicDelegate`).
+  struct Table: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Describe a C struct of callbacks, from its header, as a callback table.",
+      discussion: """
+        clang reads the header: its AST names the struct's members and the parameters of each \
+        function pointer member, and a probe program it compiles and runs here prints the \
+        signature clang writes for a block of each member's type, with offsetof and sizeof. \
+        A function member is given in function form with clang's offsets; a variadic one by \
+        its fixed part, marked by a comment. The table is read back and must lay the struct \
+        out as clang does. The probe runs here, with any constructor the header defines: \
+        read only headers you trust. The struct is the one this machine's clang sees, for \
+        the host's target.
+
+        --struct names the struct by its tag (`_xmlSAXHandler`, `struct fuse_operations`) or \
+        a typedef of it (`xmlSAXHandler`). Unions, bitfields, unnamed members and function \
+        pointers with no prototype are refused.
+
+        --json prints {"record", "header", "target", "size", "alignment", "members": \
+        [{"name", "kind" (function or data), "encoding", "blockSignature", "variadic", \
+        "offset", "size"}], "text"}.
+
+        Examples:
+          blocksig table /usr/include/libxml2/libxml/parser.h --struct xmlSAXHandler \\
+              -I /usr/include/libxml2
+          blocksig table ops.h --struct ops --clang /opt/swift/usr/bin/clang --json
+
+        Exit codes: 0 the table was read; 64 usage error; 65 the header does not compile, \
+        has no such struct, has a member a table cannot hold, or a layout clang and the \
+        encodings disagree on; 66 the header cannot be read, or clang cannot be run.
+        """
+    )
+
+    @Argument(help: "The C header that defines the struct.")
+    var header: String
+
+    @Option(name: .customLong("struct"), help: "The struct: its tag or a typedef of it.")
+    var record: String
+
+    @Option(name: .customShort("I"), help: ArgumentHelp("A folder clang searches for headers.", valueName: "dir"))
+    var includeDirectories: [String] = []
+
+    @Option(name: .customShort("D"), help: ArgumentHelp("A macro clang defines.", valueName: "name[=value]"))
+    var macros: [String] = []
+
+    @Option(
+      name: .customLong("clang-argument"), parsing: .unconditionalSingleValue,
+      help: ArgumentHelp("Another argument for clang (-std=c11, --sysroot=…).", valueName: "arg"))
+    var clangArguments: [String] = []
+
+    @Option(help: "The clang to run: a path, or a name looked up in PATH.")
+    var clang = "clang"
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func run() throws {
+      let reader = HeaderTableReader(
+        header: header, record: record, clang: clang,
+        compilerArguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments)
+      let table: HeaderTable
+      do {
+        table = try reader.read()
+      } catch {
+        throw Diagnostics.fail(error.code, error.description, command: "table")
+      }
+      let text = HeaderTable.text(record: table.record, header: table.header, size: table.size, members: table.members)
+      if jsonOption.json {
+        try JSONOutput.print(TableReportV1(table, text: text))
+      } else {
+        print(text, terminator: "")
+      }
+    }
+  }
+}
