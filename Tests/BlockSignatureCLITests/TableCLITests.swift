@@ -131,6 +131,33 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("version  data      I") })
   }
 
+  /// A function pointer is one however it is qualified or what it returns; an array of them
+  /// is data.
+  @Test func functionPointersByTheirShape() throws {
+    let source = """
+      struct q {
+        int (*const constant)(void *, int);
+        int (*volatile changing)(int);
+        void (*(*maker)(int))(char);
+        int (*table[2])(int);
+        int (**indirect)(int);
+      };
+
+      """
+    let folder = try Self.folder(["q.h": source])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try blocksig(
+      "table", folder.appendingPathComponent("q.h").path, "--struct", "q", "--clang", Toolchain.clang, "--json")
+    #expect(run.status == 0, "\(run.stderr)")
+    let members = try #require(try json(run)["members"] as? [[String: Any]])
+    let kinds = Dictionary(
+      uniqueKeysWithValues: members.map { ($0["name"] as? String ?? "", $0["kind"] as? String ?? "") })
+    #expect(
+      kinds == [
+        "constant": "function", "changing": "function", "maker": "function", "table": "data", "indirect": "data",
+      ])
+  }
+
   @Test(arguments: [
     ("union u { int (*f)(int); };", "u", "'u' is a union, not a struct"),
     ("struct b { int (*f)(int); unsigned flag : 1; };", "b", "member 'flag' of 'b' is a bitfield"),

@@ -6,8 +6,26 @@ struct HeaderField {
   /// The type as clang prints it, desugared (`void (*)(void *, const xmlChar *)`).
   var type: String
 
-  /// A pointer to a function: what clang prints as `R (*)(…)`.
-  var isFunctionPointer: Bool { type.contains("(*)(") }
+  /// A pointer to a function: what clang prints as `R (*)(…)`, the pointer maybe qualified
+  /// (`R (*const)(…)`). `R (*[2])(…)` is an array, `R (**)(…)` a pointer to one: data.
+  var isFunctionPointer: Bool {
+    var rest = Substring(type)
+    while let star = rest.range(of: "(*") {
+      rest = rest[star.upperBound...]
+      var after = rest
+      while true {
+        after = after.drop { $0 == " " }
+        guard let qualifier = Self.pointerQualifiers.first(where: { after.hasPrefix($0) }) else { break }
+        after = after.dropFirst(qualifier.count)
+      }
+      if after.hasPrefix(")(") { return true }
+    }
+    return false
+  }
+
+  static let pointerQualifiers = [
+    "const", "volatile", "restrict", "__restrict__", "__restrict", "_Nonnull", "_Nullable", "_Null_unspecified",
+  ]
   /// An array, which as a parameter would become a pointer.
   var isArray: Bool { type.hasSuffix("]") }
 }

@@ -70,6 +70,13 @@ extension HeaderTableReader {
         code: ExitStatus.dataError, description: "member '\(field.name)': clang wrote '\(signature)' for its block")
     }
     let type = parsed.arguments[1].type.unqualified
+    // A function pointer not recognized as one would be listed as data: never a wrong table.
+    if type == .pointer(.primitive(.unknown)) {
+      throw Failure(
+        code: ExitStatus.dataError,
+        description: "member '\(field.name)' is a function pointer whose type clang prints as '\(field.type)', "
+          + "which this reader does not take apart")
+    }
     if field.isArray {
       guard case .pointer(let pointee) = type else {
         throw Failure(
