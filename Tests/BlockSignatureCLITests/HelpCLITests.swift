@@ -415,8 +415,9 @@ import Testing
     offsetof and sizeof. A function member is given in function form with clang's
     offsets; a variadic one by its fixed part, marked by a comment. The table is
     read back and must lay the struct out as clang does. The probe runs here, with
-    any constructor the header defines: read only headers you trust. The struct is
-    the one this machine's clang sees, for the host's target.
+    any constructor the header defines: read only headers you trust (--time-limit
+    kills a run that does not end). The struct is the one this machine's clang
+    sees, for the host's target.
 
     --struct names the struct by its tag (`_xmlSAXHandler`, `struct
     fuse_operations`) or a typedef of it (`xmlSAXHandler`). Unions, bitfields,
@@ -432,11 +433,12 @@ import Testing
       blocksig table ops.h --struct ops --clang /opt/swift/usr/bin/clang --json
 
     Exit codes: 0 the table was read; 64 usage error; 65 the header does not
-    compile, has no such struct, has a member a table cannot hold, or a layout
-    clang and the encodings disagree on; 66 the header cannot be read, or clang
-    cannot be run.
+    compile, has no such struct, has a member a table cannot hold (a vector or
+    _BitInt type among them), a layout clang and the encodings disagree on, or a
+    run longer than --time-limit; 66 the header cannot be read, or clang cannot be
+    run.
 
-    USAGE: blocksig table <header> --struct <struct> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--json]
+    USAGE: blocksig table <header> --struct <struct> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--json]
 
     ARGUMENTS:
       <header>                The C header that defines the struct.
@@ -448,6 +450,8 @@ import Testing
       --clang-argument <arg>  Another argument for clang (-std=c11, --sysroot=…).
       --clang <clang>         The clang to run: a path, or a name looked up in
                               PATH. (default: clang)
+      --time-limit <seconds>  How long clang or the probe may run, then it is
+                              killed. (default: 120)
       --json                  Print JSON instead of text (the overview gives the
                               shape).
       --version               Show the version.

@@ -166,6 +166,8 @@ import Testing
     ("struct fwd;", "fwd", "defines no struct or typedef named 'fwd'"),
     ("struct n { int (*f)(int); struct { int x; }; };", "n", "an unnamed member"),
     ("struct e { int (*f)(int); undefined_type x; };", "e", "clang failed on"),
+    ("struct v { int (*f)(int); int __attribute__((vector_size(16))) lanes; };", "v", "member 'lanes'"),
+    ("struct w { int (*f)(int __attribute__((vector_size(16)))); };", "w", "no encoding for a type of its function"),
   ])
   func refusals(_ source: String, _ record: String, _ message: String) throws {
     let folder = try Self.folder(["bad.h": source + "\n"])
@@ -176,6 +178,25 @@ import Testing
     #expect(run.stdout == "")
     #expect(run.stderr.hasPrefix("blocksig table: error: "), "\(run.stderr)")
     #expect(run.stderr.contains(message), "\(run.stderr)")
+  }
+
+  /// The probe runs the header's constructors: one that never ends is killed at the limit.
+  @Test func aProbeThatDoesNotEndIsKilled() throws {
+    let source = """
+      struct s { int (*f)(int); };
+      __attribute__((constructor)) static void forever(void) { for (;;) {} }
+
+      """
+    let folder = try Self.folder(["s.h": source])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try blocksig(
+      "table", folder.appendingPathComponent("s.h").path, "--struct", "s", "--clang", Toolchain.clang,
+      "--time-limit", "2")
+    #expect(run.status == 65)
+    #expect(run.stderr.contains("/probe did not finish in 2 s: it was killed"), "\(run.stderr)")
+    #expect(
+      try blocksig("table", folder.appendingPathComponent("s.h").path, "--struct", "s", "--time-limit", "0").status
+        == 64)
   }
 
   @Test func missingInputs() throws {
@@ -211,6 +232,7 @@ import Testing
       folder.appendingPathComponent("sub").path, "-D", "OPS_NAME=named", "--clang", Toolchain.clang)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("# named, from "), "\(run.stdout)")
+    #expect(run.stdout.split(separator: "\n").first?.hasSuffix(" bytes, 1 member") == true, "\(run.stdout)")
     #expect(run.stdout.contains("\nf  function  i"), "\(run.stdout)")
   }
 }

@@ -25,7 +25,7 @@ extension ClangSession {
       Self.probeSource(header: header, fields, functions: functions, in: spelling), to: "probe.c")
     let program = folder.appendingPathComponent("probe").path
     _ = try run(["-fblocks", "-w", "-O0", "-o", program] + arguments + [source])
-    let result = try Self.run(program, [], in: folder)
+    let result = try run(program, [])
     guard result.status == 0 else {
       throw Failure(code: ExitStatus.dataError, description: "the probe of \(header) exited \(result.status)")
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A member of the struct, as clang's AST declares it.
@@ -44,6 +45,8 @@ struct ClangSession {
   var folder: URL
   /// The header's absolute path.
   var header: String
+  /// How long clang or the probe may run, in seconds, before it is killed.
+  var timeLimit: Int
 
   typealias Failure = HeaderTableReader.Failure
 
@@ -185,7 +188,7 @@ struct ClangSession {
 
   /// Runs clang with `arguments`; its standard output, or a failure with what it said.
   func run(_ arguments: [String]) throws(Failure) -> String {
-    let result = try Self.run(clang, arguments, in: folder)
+    let result = try run(clang, arguments)
     guard result.status == 0 else {
       let said = result.stderr.split(separator: "\n").prefix(12).joined(separator: "\n")
       throw Failure(code: ExitStatus.dataError, description: "clang failed on \(header):\n\(said)")
@@ -193,31 +196,40 @@ struct ClangSession {
     return result.stdout
   }
 
-  /// Runs `executable` and waits; its output goes through files in `folder`, so neither
-  /// stream can fill and stall it.
-  static func run(_ executable: String, _ arguments: [String], in folder: URL) throws(Failure)
+  /// Runs `executable` in the folder and waits, at most ``timeLimit`` seconds (then it is
+  /// killed: a header's constructor runs in the probe). Its output goes through files, so
+  /// neither stream can fill and stall it.
+  func run(_ executable: String, _ arguments: [String]) throws(Failure)
     -> (status: Int32, stdout: String, stderr: String)
   {
     let out = folder.appendingPathComponent("stdout.txt")
     let err = folder.appendingPathComponent("stderr.txt")
+    guard FileManager.default.createFile(atPath: out.path, contents: nil),
+      FileManager.default.createFile(atPath: err.path, contents: nil)
+    else { throw Failure(code: ExitStatus.noInput, description: "cannot write in \(folder.path)") }
+    let process = Process()
+    let finished = DispatchSemaphore(value: 0)
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    process.standardInput = FileHandle.nullDevice
+    process.terminationHandler = { _ in finished.signal() }
     do {
-      guard FileManager.default.createFile(atPath: out.path, contents: nil),
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-      else { throw Failure(code: ExitStatus.noInput, description: "cannot write in \(folder.path)") }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = arguments
-      process.currentDirectoryURL = folder
-      process.standardInput = FileHandle.nullDevice
       process.standardOutput = try FileHandle(forWritingTo: out)
       process.standardError = try FileHandle(forWritingTo: err)
       try process.run()
-      process.waitUntilExit()
-      let stdout = String(decoding: try Data(contentsOf: out), as: UTF8.self)
-      let stderr = String(decoding: try Data(contentsOf: err), as: UTF8.self)
-      return (process.terminationStatus, stdout, stderr)
     } catch {
       throw Failure(code: ExitStatus.noInput, description: "cannot run \(executable): \(error)")
     }
+    if finished.wait(timeout: .now() + .seconds(timeLimit)) == .timedOut {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      throw Failure(
+        code: ExitStatus.dataError, description: "\(executable) did not finish in \(timeLimit) s: it was killed")
+    }
+    process.waitUntilExit()
+    let stdout = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)
+    let stderr = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
+    return (process.terminationStatus, stdout, stderr)
   }
 }

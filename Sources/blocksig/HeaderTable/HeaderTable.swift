@@ -27,6 +27,8 @@ struct HeaderTable {
   var size: Int
   var alignment: Int
   var members: [Member]
+  /// The text form (``text(record:header:size:members:)``), as it was read back into ``table``.
+  var text: String
   /// The members read back as a table: its layout is the one clang gave.
   var table: CallbackTable
 
@@ -34,7 +36,7 @@ struct HeaderTable {
   /// one marked by a comment.
   static func text(record: String, header: String, size: Int, members: [Member]) -> String {
     let width = (members.map(\.name.utf8.count).max() ?? 0) + 2
-    var lines = ["# \(record), from \(header) by clang: \(size) bytes, \(members.count) members"]
+    var lines = ["# \(record), from \(header) by clang: \(size) bytes, \(counted(members.count, "member"))"]
     for member in members {
       let name = member.name + String(repeating: " ", count: width - member.name.utf8.count)
       let kind = member.isFunction ? "function  " : "data      "

@@ -43,7 +43,8 @@ extension HeaderTableReader {
           + "its encodings \(table.size) aligned to \(table.alignment)")
     }
     return HeaderTable(
-      record: record, header: header, size: probed.size, alignment: probed.alignment, members: members, table: table)
+      record: record, header: header, size: probed.size, alignment: probed.alignment, members: members, text: text,
+      table: table)
   }
 
   /// A function member's signature in function form, or a data member's encoding: the type of
@@ -57,6 +58,13 @@ extension HeaderTableReader {
     } catch {
       throw Failure(
         code: ExitStatus.dataError, description: "member '\(field.name)': clang wrote '\(signature)': \(error)")
+    }
+    let types = [parsed.returnType] + parsed.arguments.map(\.type)
+    guard !types.contains(.unencodable) else {
+      throw Failure(
+        code: ExitStatus.dataError,
+        description: "member '\(field.name)' (\(field.type)): clang writes no encoding for "
+          + (isFunction ? "a type of its function" : "its type") + " ('\(signature)': a vector or _BitInt)")
     }
     if isFunction {
       do {

@@ -29,6 +29,8 @@ struct HeaderTableReader {
   var clang: String
   /// More arguments for clang (`-I`, `-D`, a standard).
   var compilerArguments: [String]
+  /// How long each run of clang or of the probe may take, in seconds.
+  var timeLimit = 120
 
   func read() throws(Failure) -> HeaderTable {
     guard ClangSession.isIdentifier(ClangSession.tag(of: record)) else {
@@ -50,7 +52,8 @@ struct HeaderTableReader {
       throw Failure(code: ExitStatus.noInput, description: "cannot make a temporary folder: \(error)")
     }
     defer { try? FileManager.default.removeItem(at: folder) }
-    let session = ClangSession(clang: compiler, arguments: compilerArguments, folder: folder, header: headerPath)
+    let session = ClangSession(
+      clang: compiler, arguments: compilerArguments, folder: folder, header: headerPath, timeLimit: timeLimit)
 
     let (spelling, fields) = try session.recordFields(named: record)
     let functions = try session.functionTypes(of: fields, in: spelling)

@@ -26,7 +26,7 @@ struct TableReportV1: Encodable {
   /// The text form, as `CallbackTable(parsing:)` reads it.
   var text: String
 
-  init(_ table: HeaderTable, text: String) {
+  init(_ table: HeaderTable) {
     record = table.record
     header = table.header
     target = table.table.model.name
@@ -37,6 +37,6 @@ struct TableReportV1: Encodable {
         name: $0.name, kind: $0.isFunction ? "function" : "data", encoding: $0.encoding,
         blockSignature: $0.blockSignature, variadic: $0.isVariadic, offset: $0.offset, size: $0.size)
     }
-    self.text = text
+    text = table.text
   }
 }

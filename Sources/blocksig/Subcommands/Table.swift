@@ -14,7 +14,7 @@ extension BlockSig {
         A function member is given in function form with clang's offsets; a variadic one by \
         its fixed part, marked by a comment. The table is read back and must lay the struct \
         out as clang does. The probe runs here, with any constructor the header defines: \
-        read only headers you trust. The struct is the one this machine's clang sees, for \
+        read only headers you trust (--time-limit kills a run that does not end). The struct is the one this machine's clang sees, for \
         the host's target.
 
         --struct names the struct by its tag (`_xmlSAXHandler`, `struct fuse_operations`) or \
@@ -31,8 +31,9 @@ extension BlockSig {
           blocksig table ops.h --struct ops --clang /opt/swift/usr/bin/clang --json
 
         Exit codes: 0 the table was read; 64 usage error; 65 the header does not compile, \
-        has no such struct, has a member a table cannot hold, or a layout clang and the \
-        encodings disagree on; 66 the header cannot be read, or clang cannot be run.
+        has no such struct, has a member a table cannot hold (a vector or _BitInt type \
+        among them), a layout clang and the encodings disagree on, or a run longer than \
+        --time-limit; 66 the header cannot be read, or clang cannot be run.
         """
     )
 
@@ -56,23 +57,30 @@ extension BlockSig {
     @Option(help: "The clang to run: a path, or a name looked up in PATH.")
     var clang = "clang"
 
+    @Option(help: ArgumentHelp("How long clang or the probe may run, then it is killed.", valueName: "seconds"))
+    var timeLimit = 120
+
     @OptionGroup var jsonOption: JSONOption
+
+    func validate() throws {
+      guard timeLimit > 0 else { throw ValidationError("--time-limit must be at least 1 second.") }
+    }
 
     func run() throws {
       let reader = HeaderTableReader(
         header: header, record: record, clang: clang,
-        compilerArguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments)
+        compilerArguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
+        timeLimit: timeLimit)
       let table: HeaderTable
       do {
         table = try reader.read()
       } catch {
         throw Diagnostics.fail(error.code, error.description, command: "table")
       }
-      let text = HeaderTable.text(record: table.record, header: table.header, size: table.size, members: table.members)
       if jsonOption.json {
-        try JSONOutput.print(TableReportV1(table, text: text))
+        try JSONOutput.print(TableReportV1(table))
       } else {
-        print(text, terminator: "")
+        print(table.text, terminator: "")
       }
     }
   }
