@@ -18,6 +18,9 @@ let package = Package(
     .library(name: "BlockSignatureRuntime", targets: ["BlockSignatureRuntime"]),
     // Calling blocks through their signatures (libffi).
     .library(name: "BlockSignatureFFI", targets: ["BlockSignatureFFI"]),
+    // Objective-C on GCC's runtime (GNUstep's): messages, methods from blocks, dynamic
+    // delegates for protocols. Links libobjc (Debian `libobjc-12-dev`).
+    .library(name: "BlockSignatureObjC", targets: ["BlockSignatureObjC"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
     // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
     .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
@@ -46,6 +49,12 @@ let package = Package(
       dependencies: ["BlockSignature", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
       swiftSettings: swiftSettings
     ),
+    .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
+    .target(
+      name: "BlockSignatureObjC",
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "CBlockSignatureObjC", "CFFI"],
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "blocksig",
       dependencies: [
@@ -72,6 +81,11 @@ let package = Package(
         "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
         "BlockFixtures", "TestSupport",
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlockSignatureObjCTests",
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureObjC", "BlockFixtures", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -27,9 +27,9 @@ public final class BlockInvocation: @unchecked Sendable {
   public let blockSignature: MethodSignature?
   /// The block, copied (`_Block_copy`) for the invocation's lifetime.
   public let block: UnsafeRawPointer
-  let interface: CallInterface
+  package let interface: CallInterface
   /// The block's invoke function, which libffi calls.
-  let invokeFunction: @convention(c) () -> Void
+  package let invokeFunction: @convention(c) () -> Void
 
   /// Makes `block` callable. `declaredSignature` (any form) is the caller's view of it; when
   /// given it must fit the block's own at `level`.

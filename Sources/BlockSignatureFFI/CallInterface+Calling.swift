@@ -3,10 +3,17 @@
 
 import CFFI
 
+/// Makes the libffi call of a prepared interface in place of `ffi_call` (the Objective-C layer
+/// makes it inside `@try`): the interface, the function, the result buffer, the argument pointers.
+package typealias FFICallPerformer = (
+  UnsafeMutablePointer<ffi_cif>, @convention(c) () -> Void, UnsafeMutableRawPointer,
+  UnsafeMutablePointer<UnsafeMutableRawPointer?>
+) -> Void
+
 /// A value that does not fit its argument: the argument's position in the signature and why.
-struct ArgumentValueError: Error {
-  var position: Int
-  var error: ValueError
+package struct ArgumentValueError: Error {
+  package var position: Int
+  package var error: ValueError
 }
 
 extension CallInterface {
@@ -14,8 +21,9 @@ extension CallInterface {
   /// argument's bytes, the block pointer's slot; nil when `values` cover every argument), each
   /// checked and stored at its C layout, and returns the result. Arguments, their pointers and
   /// the result live on the stack for small signatures.
-  func call(
-    _ function: @convention(c) () -> Void, leading: UnsafeMutableRawPointer?, values: [CValue]
+  package func call(
+    _ function: @convention(c) () -> Void, leading: UnsafeMutableRawPointer?, values: [CValue],
+    perform: FFICallPerformer? = nil
   ) throws(ArgumentValueError) -> CValue {
     let first = leading == nil ? 0 : 1
     return try withUnsafeTemporaryAllocation(byteCount: storageSize, alignment: 16) {
@@ -39,7 +47,11 @@ extension CallInterface {
             guard let index = passedIndex[position] else { continue }
             passed[index] = position < first ? leading : base + storageOffsets[position]
           }
-          ffi_call(cif, function, result.baseAddress, passed.baseAddress)
+          if let perform {
+            perform(cif, function, result.baseAddress!, passed.baseAddress!)
+          } else {
+            ffi_call(cif, function, result.baseAddress, passed.baseAddress)
+          }
           return returnShape.load(from: result.baseAddress!)
         }
       }

@@ -6,22 +6,22 @@ import BlockSignature
 import CFFI
 
 /// A signature prepared for libffi: `ffi_cif`, the types it points at, and each value's shape.
-final class CallInterface: @unchecked Sendable {
-  let signature: MethodSignature
-  let returnShape: ValueShape
+package final class CallInterface: @unchecked Sendable {
+  package let signature: MethodSignature
+  package let returnShape: ValueShape
   /// One per argument of the signature, hidden ones included.
-  let argumentShapes: [ValueShape]
-  let passedCount: Int
+  package let argumentShapes: [ValueShape]
+  package let passedCount: Int
   /// Where each argument sits in libffi's list of passed arguments; nil for an argument that is
   /// not passed at all (clang leaves out arguments without bytes).
-  let passedIndex: [Int?]
+  package let passedIndex: [Int?]
   /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
-  let resultBufferSize: Int
+  package let resultBufferSize: Int
   /// Where a typed call puts each argument in one buffer, each aligned to 16, and the buffer's
   /// size.
   let storageOffsets: [Int]
   let storageSize: Int
-  let cif: UnsafeMutablePointer<ffi_cif>
+  package let cif: UnsafeMutablePointer<ffi_cif>
   /// The passed arguments' libffi types, `passedCount` of them; read-only once prepared.
   let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
   /// The return value's libffi type.
@@ -29,7 +29,7 @@ final class CallInterface: @unchecked Sendable {
   private let arena = FFITypeArena()
 
   /// Prepares `signature` for calls on the host (`model` must be the host's).
-  init(signature: MethodSignature, model: DataModel) throws(InvocationError) {
+  package init(signature: MethodSignature, model: DataModel) throws(InvocationError) {
     self.signature = signature
     try Self.checkOffsets(signature)
     var shapes: [ValueShape] = []

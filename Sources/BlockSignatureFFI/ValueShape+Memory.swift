@@ -120,7 +120,7 @@ extension ValueShape {
 
   /// Reads the value at `address`. A `char *` that is not NULL is read as a C string, or is
   /// ``CValue/pointer(_:)`` when its memory cannot be read.
-  func load(from address: UnsafeRawPointer) -> CValue {
+  package func load(from address: UnsafeRawPointer) -> CValue {
     switch self {
     case .empty: return .void
     case .integer(let size, let isSigned, _):
@@ -161,10 +161,10 @@ extension ValueShape {
 }
 
 /// A value that does not fit its shape, and where inside the argument.
-struct ValueError: Error {
-  var path: [String]
-  var kind: InvocationError.Kind
-  var reason: String
+package struct ValueError: Error {
+  package var path: [String]
+  package var kind: InvocationError.Kind
+  package var reason: String
 
   init(_ path: [String], _ kind: InvocationError.Kind, _ reason: String) {
     self.path = path

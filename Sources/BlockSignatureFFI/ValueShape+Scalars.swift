@@ -106,7 +106,7 @@ extension ValueShape {
 extension ValueShape {
   /// Extends a narrow integer result at `address` to a whole `ffi_arg`, as libffi expects a
   /// closure to leave it (and as clang's callers expect: sign or zero extended).
-  func widenResult(at address: UnsafeMutableRawPointer) {
+  package func widenResult(at address: UnsafeMutableRawPointer) {
     switch self {
     case .integer(let size, let isSigned, _) where size < 8:
       let bits = Self.loadBits(size: size, from: address)
@@ -120,7 +120,7 @@ extension ValueShape {
 
   /// The bytes a result buffer must have zeroed before a handler writes it: the value's own,
   /// or a whole `ffi_arg` for a narrow integer.
-  var resultBytes: Int {
+  package var resultBytes: Int {
     switch self {
     case .integer(let size, _, _) where size < 8: 8
     case .bool: 8

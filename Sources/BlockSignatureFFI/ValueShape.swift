@@ -4,7 +4,7 @@
 import BlockSignature
 
 /// A type's memory shape: sizes, offsets and signedness, with no encoding left to interpret.
-indirect enum ValueShape: Hashable, Sendable {
+package indirect enum ValueShape: Hashable, Sendable {
   /// No bytes: `void`, or a record without bytes (clang passes neither).
   case empty
   /// A two's-complement integer of `size` bytes (1, 2, 4, 8 or 16); `name` is its C type.
@@ -28,13 +28,13 @@ indirect enum ValueShape: Hashable, Sendable {
   case bitfield(bitOffset: Int, width: Int, isSigned: Bool)
 
   /// A member of a record and its byte offset (0 for a bitfield, whose shape holds its bits).
-  struct Member: Hashable, Sendable {
-    var offset: Int
-    var shape: ValueShape
+  package struct Member: Hashable, Sendable {
+    package var offset: Int
+    package var shape: ValueShape
   }
 
   /// The size in bytes.
-  var size: Int {
+  package var size: Int {
     switch self {
     case .empty, .bitfield: 0
     case .integer(let size, _, _): size

@@ -52,6 +52,37 @@ extension DynamicBlock {
       }
     }
 
+    /// Answers a call of `interface` that failed with `error` outside a made block (a method
+    /// implemented by a block whose call raised): the policy's value goes to `result`, or the
+    /// process stops with `what` and the error.
+    package func respond(
+      to error: any Error, result: UnsafeMutableRawPointer, interface: CallInterface, what: @autoclosure () -> String
+    ) {
+      observer?(error)
+      let shape = interface.returnShape
+      result.initializeMemory(as: UInt8.self, repeating: 0, count: shape.resultBytes)
+      switch action {
+      case .trap:
+        fatalError("\(what()) failed: \(error)")
+      case .zero:
+        break
+      case .value(let value):
+        // Checked when the policy was given; a string stays in memory C may keep reading.
+        var strings = CStringArena(interningIn: Self.fallbackStrings)
+        try? shape.store(value, at: result, strings: &strings, path: [])
+      }
+      shape.widenResult(at: result)
+    }
+
+    /// Strings returned as fallback values outside made blocks, kept for the process's life
+    /// (one copy per distinct text).
+    private static let fallbackStrings = CStringTable()
+
+    /// Refuses a fallback value that does not fit `interface`'s return type.
+    package func check(against interface: CallInterface) throws(InvocationError) {
+      try validate(for: interface)
+    }
+
     /// Answers a call whose handler failed with `error`.
     func respond(to error: any Error, call: Call) {
       observer?(error)

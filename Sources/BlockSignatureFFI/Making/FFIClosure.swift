@@ -5,7 +5,7 @@ import CFFI
 
 /// The C function libffi calls with a closure's arguments: the interface, the result buffer,
 /// the argument pointers (one per passed argument) and the closure's user data.
-typealias FFIClosureFunction =
+package typealias FFIClosureFunction =
   @convention(c) (
     UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     UnsafeMutableRawPointer?
@@ -13,12 +13,12 @@ typealias FFIClosureFunction =
 
 /// An executable entry point that calls `function` with `userData`. The interface and
 /// `userData` must outlive it.
-final class FFIClosure: @unchecked Sendable {
+package final class FFIClosure: @unchecked Sendable {
   private let closure: UnsafeMutableRawPointer
   /// The address C calls.
-  let code: UnsafeRawPointer
+  package let code: UnsafeRawPointer
 
-  init(cif: UnsafeMutablePointer<ffi_cif>, userData: UnsafeMutableRawPointer?, function: FFIClosureFunction)
+  package init(cif: UnsafeMutablePointer<ffi_cif>, userData: UnsafeMutableRawPointer?, function: FFIClosureFunction)
     throws(InvocationError)
   {
     var code: UnsafeMutableRawPointer?

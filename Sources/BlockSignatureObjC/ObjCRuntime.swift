@@ -1,0 +1,117 @@
+import CBlockSignatureObjC
+import Glibc
+import Synchronization
+
+/// GCC's Objective-C runtime in this process, and GNUstep Base (the Foundation classes) on it.
+///
+///     try ObjCRuntime.loadFoundation()
+///     try ObjCRuntime.withAutoreleasePool {
+///       let text = try ObjCObject(string: "héllo")
+///       print(try text.send("length"))  // 5
+///     }
+///
+/// The runtime itself (`libobjc.so.4`) is linked; GNUstep Base is loaded on first need by
+/// ``loadFoundation()`` when no library in the process brought it.
+public enum ObjCRuntime {
+  /// The files ``loadFoundation()`` tries, in order: the development link, then Debian's
+  /// versioned names.
+  public static let foundationLibraryNames = [
+    "libgnustep-base.so", "libgnustep-base.so.1.30", "libgnustep-base.so.1.29", "libgnustep-base.so.1.28",
+  ]
+
+  private static let foundationLoad = Mutex<Result<Void, ObjCError>?>(nil)
+
+  /// Makes sure GNUstep Base's classes are in the runtime, loading the library
+  /// (`dlopen`, `RTLD_GLOBAL`) when they are not. Later calls return at once.
+  ///
+  /// - Throws: ``ObjCError/Kind/foundationUnavailable`` naming the files tried.
+  public static func loadFoundation() throws(ObjCError) {
+    let result = foundationLoad.withLock { state -> Result<Void, ObjCError> in
+      if let state { return state }
+      let loaded = findOrLoadFoundation()
+      state = loaded
+      return loaded
+    }
+    try result.get()
+  }
+
+  private static func findOrLoadFoundation() -> Result<Void, ObjCError> {
+    if cbo_class_named("NSAutoreleasePool") != nil { return .success(()) }
+    var reasons: [String] = []
+    for name in foundationLibraryNames {
+      if dlopen(name, RTLD_NOW | RTLD_GLOBAL) != nil, cbo_class_named("NSAutoreleasePool") != nil {
+        return .success(())
+      }
+      reasons.append(dlerror().map { String(cString: $0) } ?? "\(name): no NSAutoreleasePool class")
+    }
+    return .failure(
+      ObjCError(
+        kind: .foundationUnavailable,
+        message:
+          "GNUstep Base could not be loaded (apt-get install libgnustep-base-dev): \(reasons.joined(separator: "; "))"))
+  }
+
+  /// Runs `body` inside an `NSAutoreleasePool`, drained when `body` returns or throws: GNUstep
+  /// autoreleases many of the objects its methods return, and complains when no pool exists.
+  ///
+  /// - Throws: ``ObjCError/Kind/foundationUnavailable``, or what `body` throws.
+  public static func withAutoreleasePool<Result, Failure: Error>(
+    _ body: () throws(Failure) -> Result
+  ) throws -> Result {
+    try loadFoundation()
+    let poolClass = try ObjCClass(named: "NSAutoreleasePool")
+    let pool = try ObjCMessages.sendObject(poolClass.pointer, "new")
+    defer { _ = try? ObjCMessages.sendObject(pool, "drain") }
+    return try body()
+  }
+}
+
+/// Messages without arguments that return an object or a C string, sent inside `@try`: what
+/// the layer itself needs (retain, release, describing an exception, `UTF8String`).
+enum ObjCMessages {
+  /// Sends `selector` to `receiver` and returns its object (or C string) result.
+  ///
+  /// - Throws: ``ObjCError/Kind/exception`` when it raises.
+  @discardableResult
+  static func sendObject(_ receiver: UnsafeRawPointer?, _ selector: Selector) throws(ObjCError) -> UnsafeRawPointer? {
+    var raised: UnsafeRawPointer? = nil
+    let result = cbo_send_catching(receiver, selector.pointer, &raised)
+    if let raised { throw ObjCExceptions.error(for: raised, while: "sending \(selector)") }
+    return result
+  }
+
+  /// The C string an object's `selector` returns (`UTF8String`, `name`…), nil when it
+  /// raises or returns NULL.
+  static func string(of object: UnsafeRawPointer?, _ selector: Selector) -> String? {
+    guard let object, let text = try? sendObject(object, selector) else { return nil }
+    guard cbo_class_responds_to_selector(cbo_object_get_class(text)!, Selector("UTF8String").pointer) != 0,
+      let utf8 = try? sendObject(text, "UTF8String")
+    else { return nil }
+    return String(cString: utf8.assumingMemoryBound(to: CChar.self))
+  }
+}
+
+/// Objective-C exceptions caught at the boundary and turned into Swift errors.
+enum ObjCExceptions {
+  /// The typed error for `exception`, raised while doing `what`: its name and reason when it
+  /// is an `NSException`, its class otherwise.
+  static func error(for exception: UnsafeRawPointer, while what: String) -> ObjCError {
+    let exceptionClass = ObjCClass(of: exception)
+    let isNSException =
+      exceptionClass.instancesRespond(to: "name") && exceptionClass.instancesRespond(to: "reason")
+    let name = isNSException ? ObjCMessages.string(of: exception, "name") : nil
+    let reason = isNSException ? ObjCMessages.string(of: exception, "reason") : nil
+    let named = name ?? exceptionClass.name
+    return ObjCError(
+      kind: .exception, message: "\(what) raised \(named)\(reason.map { ": \($0)" } ?? "")",
+      exceptionName: named, exceptionReason: reason)
+  }
+
+  /// Makes the libffi call inside `@try`: returns the exception raised, or nil.
+  static func call(
+    _ cif: UnsafeMutableRawPointer, _ function: UnsafeRawPointer, _ result: UnsafeMutableRawPointer?,
+    _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+  ) -> UnsafeRawPointer? {
+    cbo_call_catching(cif, function, result, arguments)
+  }
+}
