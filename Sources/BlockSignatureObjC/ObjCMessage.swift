@@ -89,7 +89,8 @@ public final class ObjCMessage: @unchecked Sendable {
   @discardableResult
   public func send(to receiver: UnsafeRawPointer?, _ arguments: [CValue]) throws(ObjCError) -> CValue {
     try checkArgumentCount(arguments.count)
-    guard let receiver else { return interface.zeroResult() }
+    guard let original = receiver else { return interface.zeroResult() }
+    let receiver = try answeringReceiver(original)
     let implementation = cbo_msg_lookup(receiver, selector.pointer)
     let function = unsafeBitCast(implementation, to: (@convention(c) () -> Void).self)
     var raised: UnsafeRawPointer? = nil
@@ -117,10 +118,11 @@ public final class ObjCMessage: @unchecked Sendable {
   public func send(
     to receiver: UnsafeRawPointer?, result: UnsafeMutableRawPointer?, arguments: UnsafePointer<UnsafeRawPointer?>
   ) throws(ObjCError) {
-    guard var receiver else {
+    guard let original = receiver else {
       result?.initializeMemory(as: UInt8.self, repeating: 0, count: interface.returnShape.resultBytes)
       return
     }
+    var receiver = try answeringReceiver(original)
     var selectorPointer = selector.pointer
     let implementation = cbo_msg_lookup(receiver, selectorPointer)
     let interface = interface

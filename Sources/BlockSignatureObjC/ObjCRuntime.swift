@@ -69,13 +69,16 @@ public enum ObjCRuntime {
 /// Messages without arguments that return an object or a C string, sent inside `@try`: what
 /// the layer itself needs (retain, release, describing an exception, `UTF8String`).
 enum ObjCMessages {
-  /// Sends `selector` to `receiver` and returns its object (or C string) result.
+  /// Sends `selector` to `receiver`, with `argument` when it takes one (an object or a
+  /// selector), and returns its object (or C string) result.
   ///
   /// - Throws: ``ObjCError/Kind/exception`` when it raises.
   @discardableResult
-  static func sendObject(_ receiver: UnsafeRawPointer?, _ selector: Selector) throws(ObjCError) -> UnsafeRawPointer? {
+  static func sendObject(
+    _ receiver: UnsafeRawPointer?, _ selector: Selector, _ argument: UnsafeRawPointer? = nil
+  ) throws(ObjCError) -> UnsafeRawPointer? {
     var raised: UnsafeRawPointer? = nil
-    let result = cbo_send_catching(receiver, selector.pointer, &raised)
+    let result = cbo_send_catching(receiver, selector.pointer, argument, &raised)
     if let raised { throw ObjCExceptions.error(for: raised, while: "sending \(selector)") }
     return result
   }
@@ -113,5 +116,13 @@ enum ObjCExceptions {
     _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
   ) -> UnsafeRawPointer? {
     cbo_call_catching(cif, function, result, arguments)
+  }
+}
+
+/// The runtime calls made on every message.
+enum ObjCRuntimeCalls {
+  /// The implementation that answers `selector` for `receiver` (`objc_msg_lookup`).
+  static func lookup(_ receiver: UnsafeRawPointer, _ selector: Selector) -> UnsafeRawPointer {
+    cbo_msg_lookup(receiver, selector.pointer)
   }
 }

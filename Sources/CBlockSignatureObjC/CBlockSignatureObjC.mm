@@ -68,11 +68,12 @@ const void *cbo_call_catching(void *cif, const void *function, void *result, voi
   return NULL;
 }
 
-const void *cbo_send_catching(const void *receiver, const void *selector, const void **raised) {
+const void *cbo_send_catching(const void *receiver, const void *selector, const void *argument,
+                              const void **raised) {
   *raised = NULL;
   @try {
     IMP imp = objc_msg_lookup((id)receiver, (SEL)selector);
-    return ((id (*)(id, SEL))imp)((id)receiver, (SEL)selector);
+    return ((id (*)(id, SEL, const void *))imp)((id)receiver, (SEL)selector, argument);
   } @catch (id exception) {
     *raised = exception;
   }

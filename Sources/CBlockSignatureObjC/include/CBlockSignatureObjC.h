@@ -31,9 +31,11 @@ typedef struct CBO_MethodDescription {
 const void *_Nullable cbo_call_catching(void *cif, const void *function, void *_Nullable result,
                                         void *_Nullable *_Nullable arguments);
 
-/// Sends `selector` (no arguments, returning an object) inside `@try`: `*raised` receives an
-/// exception it raised, and the result is then NULL.
+/// Sends `selector` with one pointer-sized argument (ignored by a method that takes none),
+/// returning a pointer-sized result, inside `@try`: `*raised` receives an exception it raised,
+/// and the result is then NULL.
 const void *_Nullable cbo_send_catching(const void *_Nullable receiver, const void *selector,
+                                        const void *_Nullable argument,
                                         const void *_Nullable *_Nonnull raised);
 
 // Selectors.

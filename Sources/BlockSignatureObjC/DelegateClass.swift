@@ -1,0 +1,126 @@
+import BlockSignature
+import BlockSignatureFFI
+import CBlockSignatureObjC
+import Synchronization
+
+/// The class behind the dynamic delegates of one protocol and method list: a subclass of
+/// `NSObject` made at run time, with one libffi closure per method and an instance variable
+/// that leads each instance to its own ``DelegateState``. Made once, kept for the process's
+/// life (GCC's runtime cannot remove a registered class).
+final class DelegateClass: @unchecked Sendable {
+  /// A protocol method and what its closure calls with.
+  struct Method {
+    let description: ObjCMethodDescription
+    let interface: CallInterface
+  }
+
+  let objcClass: ObjCClass
+  let methods: [Method]
+  /// Method index by selector name.
+  let index: [String: Int]
+  /// Where an instance keeps its state's address.
+  private(set) var stateOffset = 0
+  private var closures: [FFIClosure] = []
+
+  static let stateVariable = "_blockSignatureDelegateState"
+  private static let classes = Mutex<[String: DelegateClass]>([:])
+
+  /// The class for `protocolName` and `methods`, made on first use.
+  static func shared(protocolName: String, methods: [ObjCMethodDescription]) throws(ObjCError) -> DelegateClass {
+    let key = protocolName + "\n" + methods.map(\.description).joined(separator: "\n")
+    return try classes.withLock { classes throws(ObjCError) in
+      if let known = classes[key] { return known }
+      let made = try DelegateClass(protocolName: protocolName, methods: methods, serial: classes.count)
+      classes[key] = made
+      return made
+    }
+  }
+
+  private init(protocolName: String, methods: [ObjCMethodDescription], serial: Int) throws(ObjCError) {
+    try ObjCRuntime.loadFoundation()
+    let root = try ObjCClass(named: "NSObject")
+    let builder = try ObjCClassBuilder(name: "BlockSignatureDelegate_\(protocolName)_\(serial)", superclass: root)
+    try builder.addInstanceVariable(Self.stateVariable, types: "^v")
+    if let adopted = try? ObjCProtocol(named: protocolName) { try builder.addProtocol(adopted) }
+    var prepared: [Method] = []
+    var index: [String: Int] = [:]
+    for description in methods where description.isInstanceMethod {
+      guard index[description.selector.name] == nil else {
+        throw ObjCError(kind: .invalidSignature, message: "\(protocolName) lists \(description.selector) twice")
+      }
+      do {
+        let interface = try CallInterface(signature: description.signature, model: description.signature.model)
+        index[description.selector.name] = prepared.count
+        prepared.append(Method(description: description, interface: interface))
+      } catch {
+        throw ObjCError(kind: .invalidCall, message: "\(description): \(error)")
+      }
+    }
+    self.methods = prepared
+    self.index = index
+    objcClass = builder.objcClass
+    try addProtocolMethods(root: root)
+    try addObjectMethods(root: root)
+    try builder.register()
+    guard let offset = objcClass.instanceVariableOffset(Self.stateVariable) else {
+      throw ObjCError(kind: .refused, message: "\(objcClass) lost its state variable")
+    }
+    stateOffset = offset
+  }
+
+  /// One closure per protocol method: its index rides in the closure's user data.
+  private func addProtocolMethods(root: ObjCClass) throws(ObjCError) {
+    for (position, method) in methods.enumerated() {
+      let closure: FFIClosure
+      do {
+        closure = try FFIClosure(cif: method.interface.cif, userData: UnsafeMutableRawPointer(bitPattern: position + 1))
+        {
+          _, result, arguments, userData in
+          guard let result, let arguments, let userData else { return }
+          DelegateState.respond(methodIndex: Int(bitPattern: userData) - 1, result: result, arguments: arguments)
+        }
+      } catch {
+        throw ObjCError(kind: .invalidCall, message: "\(method.description): \(error)")
+      }
+      closures.append(closure)
+      let types = method.description.signature.description
+      guard cbo_class_add_method(objcClass.pointer, method.description.selector.pointer, closure.code, types) != 0
+      else { throw ObjCError(kind: .refused, message: "\(objcClass) refused \(method.description.selector)") }
+    }
+  }
+
+  /// `respondsToSelector:`, `forwardingTargetForSelector:` and `dealloc`, answered per instance.
+  private func addObjectMethods(root: ObjCClass) throws(ObjCError) {
+    let responds: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> UInt8 = {
+      object, _, selector in
+      guard let object, let selector else { return 0 }
+      return DelegateState.of(object)?.responds(to: Selector(selector), object: object) == true ? 1 : 0
+    }
+    let forwarding: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer? = {
+      object, _, selector in
+      guard let object, let selector else { return nil }
+      return DelegateState.of(object)?.forwardingTarget(for: Selector(selector))
+    }
+    let dealloc: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Void = { object, selector in
+      guard let object, let selector else { return }
+      DelegateState.detach(from: object)
+      let superclass = ObjCClass(of: object).superclass!
+      let inherited = unsafeBitCast(
+        cbo_method_get_implementation(superclass.instanceMethod("dealloc")!.pointer),
+        to: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> Void).self)
+      inherited(object, selector)
+    }
+    let overrides: [(Selector, UnsafeRawPointer)] = [
+      ("respondsToSelector:", unsafeBitCast(responds, to: UnsafeRawPointer.self)),
+      ("forwardingTargetForSelector:", unsafeBitCast(forwarding, to: UnsafeRawPointer.self)),
+      ("dealloc", unsafeBitCast(dealloc, to: UnsafeRawPointer.self)),
+    ]
+    for (selector, implementation) in overrides {
+      guard let inherited = root.instanceMethod(selector) else {
+        throw ObjCError(kind: .unknownSelector, message: "\(root) has no \(selector)")
+      }
+      guard cbo_class_add_method(objcClass.pointer, selector.pointer, implementation, inherited.typeEncoding) != 0
+      else { throw ObjCError(kind: .refused, message: "\(objcClass) refused \(selector)") }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// What the runtime does with a message the receiver's class has no method for, done before the
+// call: the exception GNUstep's forwarding raises cannot unwind out of a libffi call (it
+// reaches GNUstep's uncaught-exception handler), so it is raised here, inside `@try`.
+
+import CBlockSignatureObjC
+
+extension ObjCMessage {
+  /// The object that answers `selector` for `receiver`: the receiver when its class has a
+  /// method, else its `forwardingTargetForSelector:` answer. When nothing answers and the
+  /// class forwards no invocations, the receiver's `doesNotRecognizeSelector:` raises as the
+  /// runtime's forwarding would, and its exception comes back as an error.
+  ///
+  /// - Throws: ``ObjCError/Kind/exception`` (GNUstep's `NSInvalidArgumentException`).
+  func answeringReceiver(_ receiver: UnsafeRawPointer) throws(ObjCError) -> UnsafeRawPointer {
+    var current = receiver
+    for _ in 0..<8 {
+      let objcClass = ObjCClass(of: current)
+      if objcClass.instancesRespond(to: selector) { return current }
+      if objcClass.instancesRespond(to: "forwardingTargetForSelector:"),
+        let target = try ObjCMessages.sendObject(current, "forwardingTargetForSelector:", selector.pointer),
+        target != current
+      {
+        current = target
+        continue
+      }
+      guard Self.forwardsNoInvocations(objcClass) else { return current }
+      try ObjCMessages.sendObject(current, "doesNotRecognizeSelector:", selector.pointer)
+      return current  // a doesNotRecognizeSelector: that returns: the runtime's forwarding decides
+    }
+    return current
+  }
+
+  /// Whether instances of `objcClass` keep `NSObject`'s `forwardInvocation:` (which refuses
+  /// every invocation).
+  private static func forwardsNoInvocations(_ objcClass: ObjCClass) -> Bool {
+    guard let root = try? ObjCClass(named: "NSObject"), objcClass.isSubclass(of: root) || objcClass == root.metaclass
+    else { return false }
+    let selector: Selector = "forwardInvocation:"
+    guard let own = objcClass.instanceMethod(selector) else { return true }
+    let inherited = objcClass.isMetaclass ? root.metaclass.instanceMethod(selector) : root.instanceMethod(selector)
+    return own.implementation == inherited?.implementation
+  }
+}
+
+extension ObjCClass {
+  /// Whether `ancestor` is this class or one of its superclasses.
+  public func isSubclass(of ancestor: ObjCClass) -> Bool {
+    var current: ObjCClass? = self
+    while let objcClass = current {
+      if objcClass == ancestor { return true }
+      current = objcClass.superclass
+    }
+    return false
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+
+/// Objective-C compiled by gcc against GNUstep: a class with a method of each type family
+/// (what this layer's sends must reach), and functions that send messages as compiled code
+/// does (what this layer's sends must agree with, and what calls the methods made from blocks).
+enum OracleFixture {
+  static let source = #"""
+    #import <Foundation/Foundation.h>
+
+    typedef struct { double x, y, z; } BSVector;
+
+    @protocol BSEveryType
+    - (int)add:(int)a to:(int)b;
+    - (double)scale:(double)x by:(float)factor;
+    - (NSRange)rangeFrom:(unsigned long)location length:(unsigned long)length;
+    - (BOOL)isEven:(long)value;
+    - (SEL)selectorNamed:(const char *)name;
+    - (Class)classOf:(id)object;
+    - (const char *)nameOf:(Class)aClass;
+    - (long double)half:(long double)value;
+    - (BSVector)vectorWith:(double)x :(double)y :(double)z;
+    - (id)pick:(id)first or:(id)second first:(BOOL)takeFirst;
+    - (unsigned char)low:(unsigned short)value;
+    @end
+
+    @interface BSOracleTarget : NSObject <BSEveryType>
+    @end
+
+    @implementation BSOracleTarget
+    - (int)add:(int)a to:(int)b { return a + b; }
+    - (double)scale:(double)x by:(float)factor { return x * factor; }
+    - (NSRange)rangeFrom:(unsigned long)location length:(unsigned long)length { return NSMakeRange(location, length); }
+    - (BOOL)isEven:(long)value { return value % 2 == 0; }
+    - (SEL)selectorNamed:(const char *)name { return sel_registerName(name); }
+    - (Class)classOf:(id)object { return [object class]; }
+    - (const char *)nameOf:(Class)aClass { return class_getName(aClass); }
+    - (long double)half:(long double)value { return value / 2; }
+    - (BSVector)vectorWith:(double)x :(double)y :(double)z { BSVector v = { x, y, z }; return v; }
+    - (id)pick:(id)first or:(id)second first:(BOOL)takeFirst { return takeFirst ? first : second; }
+    - (unsigned char)low:(unsigned short)value { return (unsigned char)value; }
+    @end
+
+    // Compiled senders: each message as gcc sends it, to any receiver.
+    int oracle_add(id o, int a, int b) { return [o add: a to: b]; }
+    double oracle_scale(id o, double x, float f) { return [o scale: x by: f]; }
+    NSRange oracle_range(id o, unsigned long l, unsigned long n) { return [o rangeFrom: l length: n]; }
+    BOOL oracle_is_even(id o, long v) { return [o isEven: v]; }
+    SEL oracle_selector(id o, const char *n) { return [o selectorNamed: n]; }
+    Class oracle_class_of(id o, id x) { return [o classOf: x]; }
+    const char *oracle_name_of(id o, Class c) { return [o nameOf: c]; }
+    long double oracle_half(id o, long double v) { return [o half: v]; }
+    BSVector oracle_vector(id o, double x, double y, double z) { return [o vectorWith: x : y : z]; }
+    id oracle_pick(id o, id a, id b, BOOL f) { return [o pick: a or: b first: f]; }
+    unsigned char oracle_low(id o, unsigned short v) { return [o low: v]; }
+
+    // GNUstep's own classes, sent to from compiled code.
+    void oracle_range_of_string(NSString *s, NSString *t, NSRange *out) { *out = [s rangeOfString: t]; }
+    double oracle_double_value(NSString *s) { return [s doubleValue]; }
+    BOOL oracle_has_prefix(NSString *s, NSString *p) { return [s hasPrefix: p]; }
+    BOOL oracle_responds(id o, SEL s) { return [o respondsToSelector: s]; }
+    BOOL oracle_is_kind(id o, Class c) { return [o isKindOfClass: c]; }
+    const char *oracle_utf8(NSString *s) { return [s UTF8String]; }
+    id oracle_append(NSString *s, NSString *t) { return [s stringByAppendingString: t]; }
+    id oracle_perform(id o, SEL s, id argument) { return [o performSelector: s withObject: argument]; }
+    id oracle_sorted(NSArray *a, SEL s) { return [a sortedArrayUsingSelector: s]; }
+    id oracle_target(void) { return [[BSOracleTarget alloc] init]; }
+    """#
+
+  /// The loaded library (compiled once per test process).
+  static let handle: Result<UInt, any Error> = Result { UInt(bitPattern: try GNUstepLibrary.load(source: source)) }
+
+  /// The function `name` of the fixture, as `type`.
+  static func function<Function>(_ name: String, as type: Function.Type) throws -> Function {
+    let library = UnsafeMutableRawPointer(bitPattern: try handle.get())!
+    return unsafeBitCast(try GNUstepLibrary.symbol(name, in: library), to: Function.self)
+  }
+}
