@@ -11,12 +11,12 @@ import CBlockSignatureObjC
 ///     let counter = try builder.register()
 ///
 /// The methods' implementations live as long as the process: a registered class cannot be
-/// taken apart on GCC's runtime.
+/// taken apart on GCC's runtime. A builder released before ``register()`` disposes of its
+/// class. Until then the class answers no lookups: ask ``ObjCClass/methods`` for what it holds.
 public final class ObjCClassBuilder: @unchecked Sendable {
   /// The class being made (not yet usable before ``register()``).
   public let objcClass: ObjCClass
   private var isRegistered = false
-  private var implementations: [BlockMethodImplementation] = []
 
   /// Starts a class `name` under `superclass` (nil for a root class).
   ///
@@ -26,6 +26,12 @@ public final class ObjCClassBuilder: @unchecked Sendable {
       throw ObjCError(kind: .refused, message: "a class called \(name) exists already")
     }
     objcClass = ObjCClass(made)
+  }
+
+  deinit {
+    // A class never registered is taken apart; the implementations added stay (they are held
+    // for the process's life).
+    if !isRegistered { cbo_class_dispose_pair(objcClass.pointer) }
   }
 
   /// Adds an instance variable of type `types` (one type encoding), laid out as clang lays the

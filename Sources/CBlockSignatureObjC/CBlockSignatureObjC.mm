@@ -42,6 +42,7 @@ BOOL class_addMethod(Class, SEL, IMP, const char *);
 IMP class_replaceMethod(Class, SEL, IMP, const char *);
 Class objc_allocateClassPair(Class, const char *, size_t);
 void objc_registerClassPair(Class);
+void objc_disposeClassPair(Class);
 BOOL class_addIvar(Class, const char *, size_t, unsigned char, const char *);
 Ivar class_getInstanceVariable(Class, const char *);
 ptrdiff_t ivar_getOffset(Ivar);
@@ -115,6 +116,7 @@ const void *cbo_class_allocate_pair(const void *superclass, const char *name) {
   return objc_allocateClassPair((Class)superclass, name, 0);
 }
 void cbo_class_register_pair(const void *cls) { objc_registerClassPair((Class)cls); }
+void cbo_class_dispose_pair(const void *cls) { objc_disposeClassPair((Class)cls); }
 int cbo_class_add_ivar(const void *cls, const char *name, size_t size, unsigned char alignmentLog2,
                        const char *types) {
   return class_addIvar((Class)cls, name, size, alignmentLog2, types);

@@ -44,13 +44,10 @@ enum OracleFixture {
     // Compiled senders: each message as gcc sends it, to any receiver.
     int oracle_add(id o, int a, int b) { return [o add: a to: b]; }
     double oracle_scale(id o, double x, float f) { return [o scale: x by: f]; }
-    NSRange oracle_range(id o, unsigned long l, unsigned long n) { return [o rangeFrom: l length: n]; }
     BOOL oracle_is_even(id o, long v) { return [o isEven: v]; }
     SEL oracle_selector(id o, const char *n) { return [o selectorNamed: n]; }
     Class oracle_class_of(id o, id x) { return [o classOf: x]; }
     const char *oracle_name_of(id o, Class c) { return [o nameOf: c]; }
-    long double oracle_half(id o, long double v) { return [o half: v]; }
-    BSVector oracle_vector(id o, double x, double y, double z) { return [o vectorWith: x : y : z]; }
     id oracle_pick(id o, id a, id b, BOOL f) { return [o pick: a or: b first: f]; }
     unsigned char oracle_low(id o, unsigned short v) { return [o low: v]; }
 
@@ -65,6 +62,26 @@ enum OracleFixture {
     id oracle_perform(id o, SEL s, id argument) { return [o performSelector: s withObject: argument]; }
     id oracle_sorted(NSArray *a, SEL s) { return [a sortedArrayUsingSelector: s]; }
     id oracle_target(void) { return [[BSOracleTarget alloc] init]; }
+    void oracle_range(id o, unsigned long l, unsigned long n, NSRange *out) { *out = [o rangeFrom: l length: n]; }
+    void oracle_half_out(id o, long double v, long double *out) { *out = [o half: v]; }
+    void oracle_vector_out(id o, double x, double y, double z, BSVector *out) { *out = [o vectorWith: x : y : z]; }
+
+    // A block laid out by hand (gcc compiles no blocks): global, with a signature, and an
+    // invoke function that raises.
+    struct BSBlockDescriptor { unsigned long reserved, size; const char *signature; };
+    struct BSBlockLiteral {
+      void *isa; int flags; int reserved; void (*invoke)(void *, id); const struct BSBlockDescriptor *descriptor;
+    };
+    extern void *_NSConcreteGlobalBlock[32];
+    static void bs_raising_invoke(void *block, id object) {
+      [NSException raise: @"BSBlockException" format: @"raised inside a block for %s", class_getName([object class])];
+    }
+    static const struct BSBlockDescriptor bs_raising_descriptor = { 0, sizeof(struct BSBlockLiteral), "v16@?0@8" };
+    static struct BSBlockLiteral bs_raising_block = {
+      _NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, bs_raising_invoke, &bs_raising_descriptor
+    };
+    const void *oracle_raising_block(void) { return &bs_raising_block; }
+    void oracle_send_raise(id o) { [o performSelector: @selector(bs_raise)]; }
     """#
 
   /// The loaded library (compiled once per test process).

@@ -64,6 +64,8 @@ const void *_Nullable cbo_class_replace_method(const void *cls, const void *sele
                                                const void *implementation, const char *types);
 const void *_Nullable cbo_class_allocate_pair(const void *_Nullable superclass, const char *name);
 void cbo_class_register_pair(const void *cls);
+/// Frees a class made by `cbo_class_allocate_pair` and never registered.
+void cbo_class_dispose_pair(const void *cls);
 int cbo_class_add_ivar(const void *cls, const char *name, size_t size, unsigned char alignmentLog2,
                        const char *types);
 /// The byte offset of instance variable `name`, or -1 when the class has none.
