@@ -30,3 +30,23 @@ extension ObjCClass {
     return ObjCObject(adopting: object)
   }
 }
+
+extension ObjCClass {
+  /// `[[Class alloc] initializer…]`: a new instance made by `alloc` and the initializer
+  /// `selector` with `arguments`, owned by the caller (nil when the initializer returns nil).
+  ///
+  ///     let parser = try ObjCClass(named: "NSXMLParser").makeInstanceAllocated("initWithData:", .object(data))
+  ///
+  /// - Throws: ``ObjCError``: no such initializer, arguments that do not fit, an exception.
+  public func makeInstanceAllocated(_ selector: Selector, _ arguments: CValue...) throws(ObjCError) -> UnsafeRawPointer?
+  {
+    guard let allocated = try ObjCMessages.sendObject(pointer, "alloc") else {
+      throw ObjCError(kind: .invalidCall, message: "+[\(name) alloc] returned nil")
+    }
+    guard
+      case .pointer(let address) = try ObjCMessage.prepared(selector, receiver: allocated).send(
+        to: allocated, arguments)
+    else { return nil }
+    return UnsafeRawPointer(bitPattern: address)
+  }
+}

@@ -81,6 +81,36 @@ enum OracleFixture {
       _NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, bs_raising_invoke, &bs_raising_descriptor
     };
     const void *oracle_raising_block(void) { return &bs_raising_block; }
+
+    // NSXMLParser's delegate methods as gcc compiles them from GNUstep's header (their types
+    // are what the runtime then holds), and a real delegate that answers one of them.
+    @interface BSCompiledXMLDelegate : NSObject <NSXMLParserDelegate>
+    @end
+    @implementation BSCompiledXMLDelegate
+    - (void)parserDidStartDocument:(NSXMLParser *)p {}
+    - (void)parserDidEndDocument:(NSXMLParser *)p {}
+    - (void)parser:(NSXMLParser *)p didStartElement:(NSString *)e namespaceURI:(NSString *)u
+        qualifiedName:(NSString *)q attributes:(NSDictionary *)a {}
+    - (void)parser:(NSXMLParser *)p didEndElement:(NSString *)e namespaceURI:(NSString *)u qualifiedName:(NSString *)q {}
+    - (void)parser:(NSXMLParser *)p foundCharacters:(NSString *)s {}
+    - (void)parser:(NSXMLParser *)p foundComment:(NSString *)s {}
+    - (void)parser:(NSXMLParser *)p foundCDATA:(NSData *)d {}
+    - (void)parser:(NSXMLParser *)p didStartMappingPrefix:(NSString *)x toURI:(NSString *)u {}
+    - (void)parser:(NSXMLParser *)p didEndMappingPrefix:(NSString *)x {}
+    - (void)parser:(NSXMLParser *)p foundIgnorableWhitespace:(NSString *)s {}
+    - (void)parser:(NSXMLParser *)p parseErrorOccurred:(NSError *)e {}
+    @end
+
+    static char bs_real_comments[256];
+    @interface BSRealXMLDelegate : NSObject
+    @end
+    @implementation BSRealXMLDelegate
+    - (void)parser:(NSXMLParser *)p foundComment:(NSString *)s {
+      strncat(bs_real_comments, [s UTF8String], sizeof bs_real_comments - strlen(bs_real_comments) - 1);
+    }
+    @end
+    id oracle_real_xml_delegate(void) { bs_real_comments[0] = 0; return [BSRealXMLDelegate new]; }
+    const char *oracle_real_xml_comments(void) { return bs_real_comments; }
     void oracle_send_raise(id o) { [o performSelector: @selector(bs_raise)]; }
     """#
 
