@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds Tests/ClientPackage, a package that depends on this one by path as a new user's
 # would, runs its executables (MakeClient under both blocks runtimes: the toolchain's, and
-# Debian's preloaded), and checks that the one using only the core product (BlockSignature)
-# does not need libBlocksRuntime or libffi.
+# Debian's preloaded; ObjCClient, the README's Objective-C example), and checks that the one
+# using only the core product (BlockSignature) needs neither libBlocksRuntime, libffi nor an
+# Objective-C runtime.
 #
 #   Scripts/client-test.sh [extra swift build arguments, e.g. -j 1]
 set -euo pipefail
@@ -17,6 +18,14 @@ echo "== CallClient"
 "$bin/CallClient"
 echo "== CoreClient"
 "$bin/CoreClient"
+echo "== ObjCClient, the README's Objective-C example"
+objc_output=$("$bin/ObjCClient")
+echo "$objc_output"
+objc_expected=$'12\n[5, 1]\n3\nstart greeting\ntext hello\n1'
+if [ "$objc_output" != "$objc_expected" ]; then
+  echo "FAIL ObjCClient's output differs from the README's comments" >&2
+  exit 1
+fi
 echo "== MakeClient, the toolchain's blocks runtime"
 "$bin/MakeClient"
 debian_runtime=/usr/lib/x86_64-linux-gnu/libBlocksRuntime.so.0
@@ -38,7 +47,7 @@ status=0
 needed=$(readelf -d "$bin/CoreClient" | sed -n 's/.*Shared library: \[\(.*\)\]$/\1/p')
 loaded=$(ldd "$bin/CoreClient")
 echo "needed: $(tr '\n' ' ' <<<"$needed")"
-for library in libBlocksRuntime libffi; do
+for library in libBlocksRuntime libffi libobjc libgnustep-base; do
   if grep -q "^$library" <<<"$needed"; then
     echo "FAIL CoreClient needs $library" >&2
     status=1
@@ -63,6 +72,17 @@ done
 # The same test on RuntimeClient must see libBlocksRuntime, or the test above proves nothing.
 if ! readelf -d "$bin/RuntimeClient" | grep -q 'Shared library: \[libBlocksRuntime'; then
   echo "FAIL RuntimeClient does not need libBlocksRuntime: the check above cannot see it" >&2
+  status=1
+fi
+# Only the Objective-C product brings GCC's runtime.
+for client in RuntimeClient CallClient MakeClient; do
+  if readelf -d "$bin/$client" | grep -q 'Shared library: \[libobjc'; then
+    echo "FAIL $client needs libobjc" >&2
+    status=1
+  fi
+done
+if ! readelf -d "$bin/ObjCClient" | grep -q 'Shared library: \[libobjc'; then
+  echo "FAIL ObjCClient does not need libobjc: the check above cannot see it" >&2
   status=1
 fi
 if [ "$status" -eq 0 ]; then echo "client package: ok"; fi

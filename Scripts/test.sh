@@ -9,10 +9,14 @@
 #                         handler and check the layout against the header.
 #   python3               expat (xml.sax), the independent parser those tests compare with.
 #   python3-jsonschema    the reference JSON Schema validator, for the Schemas/ tests.
+#   libgnustep-base-dev   GNUstep Base and GCC's Objective-C runtime (libobjc-12-dev), which
+#                         BlockSignatureObjC links and its tests drive.
+#   gobjc                 gcc's Objective-C compiler: the Objective-C tests' oracle is code
+#                         compiled as Debian compiles GNUstep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libblocksruntime-dev libffi-dev libxml2-dev python3)
+packages=(libblocksruntime-dev libffi-dev libxml2-dev python3 libgnustep-base-dev gobjc)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

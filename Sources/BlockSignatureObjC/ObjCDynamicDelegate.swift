@@ -89,7 +89,8 @@ public final class ObjCDynamicDelegate: @unchecked Sendable {
   /// method's arguments, the delegate left out).
   ///
   ///     try delegate.implement("parser:foundCharacters:") { arguments in
-  ///       text += try ObjCObject(retaining: …).stringValue(); return .void
+  ///       print(try ObjCObject(retaining: arguments[1]).stringValue())
+  ///       return .void
   ///     }
   public func implement(
     _ selector: Selector, failure: DynamicBlock.FailurePolicy = .trap, handler: @escaping DynamicBlock.Handler

@@ -22,6 +22,21 @@ public final class ObjCObject: @unchecked Sendable, Hashable, CustomStringConver
     self.pointer = pointer
   }
 
+  /// Holds the object a typed argument or result points at (`.pointer` to an object).
+  ///
+  ///     try delegate.implement("parser:foundCharacters:") { arguments in
+  ///       print(try ObjCObject(retaining: arguments[1]).stringValue())
+  ///       return .void
+  ///     }
+  ///
+  /// - Throws: ``ObjCError/Kind/invalidCall`` for nil or a value that is not a pointer.
+  public convenience init(retaining value: CValue) throws(ObjCError) {
+    guard case .pointer(let address) = value, let pointer = UnsafeRawPointer(bitPattern: address) else {
+      throw ObjCError(kind: .invalidCall, message: "\(value) is not an object")
+    }
+    try self.init(retaining: pointer)
+  }
+
   /// Takes over the reference the caller owns: the result of `alloc`/`init`, `new`, `copy`.
   public init(adopting pointer: UnsafeRawPointer) {
     self.pointer = pointer
@@ -100,9 +115,16 @@ public final class ObjCObject: @unchecked Sendable, Hashable, CustomStringConver
 }
 
 extension CValue {
-  /// An object argument (nil is `nil`).
+  /// An object argument (nil is `nil`). The object is retained and autoreleased, so that it
+  /// outlives the send even when Swift lets go of the ``ObjCObject`` first (an argument made
+  /// in place, `.object(try ObjCObject(string: ","))`): it lives until the innermost
+  /// autorelease pool drains. Use it inside ``ObjCRuntime/withAutoreleasePool(_:)``; outside a
+  /// pool GNUstep warns and the reference leaks. ``pointer(_:)`` passes an address as it is.
   public static func object(_ object: ObjCObject?) -> CValue {
-    .pointer(object.map { UInt(bitPattern: $0.pointer) } ?? 0)
+    guard let object else { return .pointer(0) }
+    _ = try? ObjCMessages.sendObject(object.pointer, "retain")
+    _ = try? ObjCMessages.sendObject(object.pointer, "autorelease")
+    return .pointer(UInt(bitPattern: object.pointer))
   }
 
   /// A selector argument (`SEL`).

@@ -79,6 +79,10 @@ import Testing
       rangeOfString(text.pointer, comma.pointer, &compiled)
       #expect(
         try text.send("rangeOfString:", .object(comma)) == .aggregate(compiled.map { .unsigned(UInt128($0)) }))
+      // An argument made in place outlives the send (it is autoreleased).
+      #expect(
+        try text.send("rangeOfString:", .object(ObjCObject(string: ", ")))
+          == .aggregate(compiled.map { .unsigned(UInt128($0)) }))
       let number = try ObjCObject(string: "12.5e-3")
       let doubleValue = try OracleFixture.function(
         "oracle_double_value", as: (@convention(c) (UnsafeRawPointer) -> Double).self)

@@ -32,6 +32,14 @@ let package = Package(
         .product(name: "BlockSignatureRuntime", package: library),
       ]
     ),
+    // The README's Objective-C example, through BlockSignatureObjC (GNUstep on GCC's runtime).
+    .executableTarget(
+      name: "ObjCClient",
+      dependencies: [
+        .product(name: "BlockSignatureFFI", package: library),
+        .product(name: "BlockSignatureObjC", package: library),
+      ]
+    ),
     // The core product alone: it must not need libBlocksRuntime or libffi.
     .executableTarget(
       name: "CoreClient",
