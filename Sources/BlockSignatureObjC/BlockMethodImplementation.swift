@@ -10,15 +10,15 @@ import CFFI
 ///       block: unsafeBitCast(shout, to: UnsafeRawPointer.self), types: "@24@0:8@16")
 ///     try ObjCClass(named: "NSString").addMethod("shout:", implementation: method)
 ///
-/// The block (a clang block, a Swift `@convention(block)` closure or a ``DynamicBlock``) must
+/// The block (a clang block, a Swift `@convention(block)` closure or a `DynamicBlock`) must
 /// fit the method's types at `level`: its signature is checked against the method's in block
 /// form with `self` as the first parameter (`v24@0:8i16` asks for `v20@?0@8i16`). The
 /// implementation is a libffi closure; it holds a copy of the block and frees both when it is
 /// released, so it must outlive every class it is installed in (``ObjCClass/addMethod(_:implementation:)``
-/// and ``ObjCRuntime/implementation(withBlock:types:level:)`` keep it for you).
+/// and ``ObjCRuntime/implementation(withBlock:types:level:failure:)`` keep it for you).
 ///
 /// An Objective-C exception raised inside the block cannot unwind through Swift: it is caught
-/// and handled by `failure`, as a ``DynamicBlock``'s handler failure is (by default the process
+/// and handled by `failure`, as a `DynamicBlock`'s handler failure is (by default the process
 /// stops with the exception's name and reason).
 public final class BlockMethodImplementation: @unchecked Sendable {
   /// The method's types, in method form.

@@ -82,7 +82,7 @@ public final class ObjCMessage: @unchecked Sendable {
   public var resultBufferSize: Int { interface.resultBufferSize }
 
   /// Sends the message to `receiver` (an object or a class; nil answers zero) with one
-  /// ``CValue`` per explicit argument, and returns the result.
+  /// `CValue` per explicit argument, and returns the result.
   ///
   /// - Throws: ``ObjCError``: a wrong count or a value that does not fit
   ///   (``ObjCError/Kind/invalidCall``), an exception (``ObjCError/Kind/exception``).
