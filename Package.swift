@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "BlockSignatureRuntime", targets: ["BlockSignatureRuntime"]),
     // Calling blocks through their signatures (libffi).
     .library(name: "BlockSignatureFFI", targets: ["BlockSignatureFFI"]),
+    // C structs of callbacks and Objective-C protocols, read from headers by clang.
+    .library(name: "BlockSignatureHeaders", targets: ["BlockSignatureHeaders"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
     // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
     .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
@@ -46,10 +48,15 @@ let package = Package(
       dependencies: ["BlockSignature", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "BlockSignatureHeaders",
+      dependencies: ["BlockSignature", "BlockSignatureFFI"],
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "blocksig",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -70,7 +77,7 @@ let package = Package(
       name: "BlockSignatureTests",
       dependencies: [
         "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
-        "BlockFixtures", "TestSupport",
+        "BlockFixtures", "TestSupport", "BlockSignatureHeaders",
       ],
       swiftSettings: swiftSettings
     ),
