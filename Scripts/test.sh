@@ -5,6 +5,10 @@
 #   libblocksruntime-dev  Debian's blocks runtime: the tests load it next to the toolchain's
 #                         to check that blocksig reports two runtimes in one process.
 #   libffi-dev            libffi's headers and pkg-config file, for BlockSignatureFFI.
+#   libgnustep-base-dev   GNUstep Base's headers, library and gnustep-config: the Objective-C
+#                         protocol tests read NSXMLParserDelegate and build classes against it.
+#   gobjc                 gcc for Objective-C (and GCC's objc/runtime.h): it builds the
+#                         classes whose method types the protocol tests compare with clang's.
 #   libxml2-dev           libxml2 and its header: the dynamic delegate tests fill its SAX
 #                         handler and check the layout against the header.
 #   python3               expat (xml.sax), the independent parser those tests compare with.
@@ -12,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libblocksruntime-dev libffi-dev libxml2-dev python3)
+packages=(libblocksruntime-dev libffi-dev libgnustep-base-dev gobjc libxml2-dev python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
