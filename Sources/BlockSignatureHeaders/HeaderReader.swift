@@ -31,7 +31,7 @@ public struct HeaderReader: Hashable, Sendable {
 
   /// Reads a struct of callbacks from `header`: each member's encoding (for a function
   /// pointer, the signature clang writes for a block of its type), offset and size, and the
-  /// ``BlockSignatureFFI/CallbackTable`` read back from them, whose layout must be clang's.
+  /// `CallbackTable` read back from them, whose layout must be clang's.
   ///
   /// 1. clang's JSON AST of the struct names its members (a typedef is followed to its struct);
   /// 2. the AST of one function declared with each function pointer member's type gives that

@@ -8,7 +8,7 @@ extension HeaderReader {
   /// 1. clang's AST of the protocol lists its methods, in order, with their return and
   ///    parameter types as clang spells them, and the protocols it adopts;
   /// 2. a probe program, compiled by the same clang and run here, prints `@encode` of each
-  ///    type; ``MethodSignature/init(returnType:argumentTypes:form:model:)`` composes the
+  ///    type; `MethodSignature(returnType:argumentTypes:form:model:)` composes the
   ///    method string from them in method form, with clang's offsets;
   /// 3. the IR clang writes for `@protocol(NAME)` says which methods are `@optional`, and holds
   ///    the method string clang itself writes: the composed one must be the same (clang's

@@ -3,7 +3,7 @@ import BlockSignatureFFI
 
 /// A struct of callbacks as a C header declares it, described by clang: each member's
 /// encoding (for a function pointer, the signature clang writes for a block of its type),
-/// offset and size, and the ``BlockSignatureFFI/CallbackTable`` text form whose layout
+/// offset and size, and the `CallbackTable` text form whose layout
 /// matches clang's. ``HeaderReader/table(header:struct:)`` reads one.
 ///
 ///     let table = try HeaderReader().table(header: "ops.h", struct: "ops")
