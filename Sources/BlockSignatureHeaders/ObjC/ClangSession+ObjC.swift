@@ -184,8 +184,11 @@ extension ClangSession {
       } else if symbol.hasPrefix("@.objc_protocol"), !symbol.hasPrefix("@.objc_protocol_list"),
         let open = value.range(of: "} { ptr ")
       {
-        let operands = value[open.upperBound...].dropLast(value.hasSuffix(", align 8") ? 9 : 0)
-          .split(separator: ",").map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        // `inttoptr (i32 2 to ptr), ptr @7, ptr @.objc_protocol_list.4, ptr @.objc_method_list.5, …`:
+        // the last word of each operand is its symbol (the first operand, the isa, is not read).
+        let operands = value[open.upperBound...].split(separator: ",").map {
+          $0.split(separator: " ").last.map(String.init) ?? ""
+        }
         guard operands.count >= 7 else { continue }
         protocols.append((operands[1], Array(operands[3...6])))
       }
