@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "BlockSignatureRuntime", targets: ["BlockSignatureRuntime"]),
     // Calling blocks through their signatures (libffi).
     .library(name: "BlockSignatureFFI", targets: ["BlockSignatureFFI"]),
+    // C structs of callbacks and Objective-C protocols, read from headers by clang.
+    .library(name: "BlockSignatureHeaders", targets: ["BlockSignatureHeaders"]),
     // Objective-C on GCC's runtime (GNUstep's): messages, methods from blocks, dynamic
     // delegates for protocols. Links libobjc (Debian `libobjc-12-dev`).
     .library(name: "BlockSignatureObjC", targets: ["BlockSignatureObjC"]),
@@ -49,6 +51,11 @@ let package = Package(
       dependencies: ["BlockSignature", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "BlockSignatureHeaders",
+      dependencies: ["BlockSignature", "BlockSignatureFFI"],
+      swiftSettings: swiftSettings
+    ),
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
     .target(
       name: "BlockSignatureObjC",
@@ -58,7 +65,7 @@ let package = Package(
     .executableTarget(
       name: "blocksig",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -79,7 +86,7 @@ let package = Package(
       name: "BlockSignatureTests",
       dependencies: [
         "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
-        "BlockFixtures", "TestSupport",
+        "BlockFixtures", "TestSupport", "BlockSignatureHeaders",
       ],
       swiftSettings: swiftSettings
     ),

@@ -5,14 +5,15 @@
 #   libblocksruntime-dev  Debian's blocks runtime: the tests load it next to the toolchain's
 #                         to check that blocksig reports two runtimes in one process.
 #   libffi-dev            libffi's headers and pkg-config file, for BlockSignatureFFI.
+#   libgnustep-base-dev   GNUstep Base's headers, library and gnustep-config, with GCC's
+#                         Objective-C runtime (libobjc-12-dev): BlockSignatureObjC links the
+#                         runtime; the Objective-C tests drive GNUstep and read its headers.
+#   gobjc                 gcc for Objective-C (and GCC's objc/runtime.h): the Objective-C
+#                         tests' oracle is code compiled as Debian compiles GNUstep.
 #   libxml2-dev           libxml2 and its header: the dynamic delegate tests fill its SAX
 #                         handler and check the layout against the header.
 #   python3               expat (xml.sax), the independent parser those tests compare with.
 #   python3-jsonschema    the reference JSON Schema validator, for the Schemas/ tests.
-#   libgnustep-base-dev   GNUstep Base and GCC's Objective-C runtime (libobjc-12-dev), which
-#                         BlockSignatureObjC links and its tests drive.
-#   gobjc                 gcc's Objective-C compiler: the Objective-C tests' oracle is code
-#                         compiled as Debian compiles GNUstep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -15,6 +15,8 @@ struct BlockSig: ParsableCommand {
       past a file it cannot read or decode and exits 1 if any failed.
       """,
     version: "0.1.0",
-    subcommands: [Decode.self, Inspect.self, Call.self, Dump.self, Method.self, Block.self, Check.self, Table.self]
+    subcommands: [
+      Decode.self, Inspect.self, Call.self, Dump.self, Method.self, Block.self, Check.self, Table.self, ObjC.self,
+    ]
   )
 }

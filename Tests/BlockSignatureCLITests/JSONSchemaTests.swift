@@ -78,6 +78,17 @@ import Testing
       }, schema: "blocksig-table-1.schema.json")
   }
 
+  @Test func objcProtocol() throws {
+    let shapes = GNUstepPrograms.fixtures.appendingPathComponent("Shapes.h").path
+    let runs: [[String]] = [
+      [shapes, "--protocol", "Shapes", "--gnustep"], [shapes, "--protocol", "Shapes", "--gnustep", "--adopted"],
+      ["/usr/include/GNUstep/Foundation/NSXMLParser.h", "--protocol", "NSXMLParserDelegate", "--gnustep"],
+    ]
+    try Self.expectValid(
+      try runs.map { try Self.documents(["objc", "protocol", "--clang", Toolchain.clang, "--json"] + $0) },
+      schema: "blocksig-objc-protocol-1.schema.json")
+  }
+
   @Test func dumpIsJSONLines() throws {
     let library = try InspectCLITests.library.get().path
     let (directory, object, _) = try DumpCLITests.object()

@@ -4,7 +4,7 @@ import Testing
 
 /// The README's command-line transcripts (`<pre>` blocks of `$ .build/debug/blocksig …` lines),
 /// run with the built tool and compared with what the README shows: decode, check, call and
-/// table byte for byte; inspect with its live addresses masked; dump with its hexadecimal numbers masked
+/// table and objc byte for byte; inspect with its live addresses masked; dump with its hexadecimal numbers masked
 /// (where a build puts the descriptors differs from one configuration to another).
 @Suite struct ReadmeTranscriptTests {
   struct Transcript: CustomTestStringConvertible {
@@ -61,7 +61,7 @@ import Testing
 
   @Test func readmeHasTranscripts() {
     let commands = Self.transcripts.map { Self.arguments(of: $0.command).arguments.dropFirst().first ?? "" }
-    #expect(Set(commands) == ["inspect", "call", "decode", "dump", "check", "table"])
+    #expect(Set(commands) == ["inspect", "call", "decode", "dump", "check", "table", "objc"])
   }
 
   @Test(arguments: transcripts) func transcriptIsTrue(_ transcript: Transcript) throws {

@@ -2,6 +2,7 @@
 
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureHeaders
 
 /// `blocksig table --json`, version 1.
 struct TableReportV1: Encodable {

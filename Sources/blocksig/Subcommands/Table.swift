@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockSignatureHeaders
 import Foundation
 
 extension BlockSig {
@@ -67,15 +68,15 @@ extension BlockSig {
     }
 
     func run() throws {
-      let reader = HeaderTableReader(
-        header: header, record: record, clang: clang,
-        compilerArguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
+      let reader = HeaderReader(
+        clang: clang,
+        arguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
         timeLimit: timeLimit)
       let table: HeaderTable
       do {
-        table = try reader.read()
+        table = try reader.table(header: header, struct: record)
       } catch {
-        throw Diagnostics.fail(error.code, error.description, command: "table")
+        throw Diagnostics.fail(error.exitStatus, error.message, command: "table")
       }
       if jsonOption.json {
         try JSONOutput.print(TableReportV1(table))

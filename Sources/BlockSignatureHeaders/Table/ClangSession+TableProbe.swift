@@ -18,7 +18,8 @@ struct HeaderProbe {
 
 extension ClangSession {
   /// Compiles and runs the probe for `fields`.
-  func probe(_ fields: [HeaderField], functions: [Int: HeaderFunctionType], in spelling: String) throws(Failure)
+  func probe(_ fields: [HeaderField], functions: [Int: HeaderFunctionType], in spelling: String)
+    throws(HeaderReaderError)
     -> HeaderProbe
   {
     let source = try write(
@@ -27,7 +28,7 @@ extension ClangSession {
     _ = try run(["-fblocks", "-w", "-O0", "-o", program] + arguments + [source])
     let result = try run(program, [])
     guard result.status == 0 else {
-      throw Failure(code: ExitStatus.dataError, description: "the probe of \(header) exited \(result.status)")
+      throw HeaderReaderError(.probeFailed, "the probe of \(header) exited \(result.status)")
     }
     return try Self.readProbe(result.stdout, count: fields.count)
   }
@@ -72,17 +73,17 @@ extension ClangSession {
   }
 
   /// The probe's output: a `signature offset size` line per member, then `size alignment`.
-  static func readProbe(_ output: String, count: Int) throws(Failure) -> HeaderProbe {
+  static func readProbe(_ output: String, count: Int) throws(HeaderReaderError) -> HeaderProbe {
     let lines = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
     guard lines.count == count + 1, let last = lines.last, last.count == 2, let size = Int(last[0]),
       let alignment = Int(last[1])
     else {
-      throw Failure(code: ExitStatus.dataError, description: "the probe printed what it should not:\n\(output)")
+      throw HeaderReaderError(.probeFailed, "the probe printed what it should not:\n\(output)")
     }
     var members: [HeaderProbe.Member] = []
     for line in lines.dropLast() {
       guard line.count == 3, let offset = Int(line[1]), let memberSize = Int(line[2]) else {
-        throw Failure(code: ExitStatus.dataError, description: "the probe printed what it should not:\n\(output)")
+        throw HeaderReaderError(.probeFailed, "the probe printed what it should not:\n\(output)")
       }
       members.append(HeaderProbe.Member(signature: String(line[0]), offset: offset, size: memberSize))
     }

@@ -3,34 +3,48 @@ import BlockSignatureFFI
 
 /// A struct of callbacks as a C header declares it, described by clang: each member's
 /// encoding (for a function pointer, the signature clang writes for a block of its type),
-/// offset and size, and the ``CallbackTable`` text form whose layout matches clang's.
-struct HeaderTable {
+/// offset and size, and the `CallbackTable` text form whose layout
+/// matches clang's. ``HeaderReader/table(header:struct:)`` reads one.
+///
+///     let table = try HeaderReader().table(header: "ops.h", struct: "ops")
+///     for member in table.members {
+///       print(member.name, member.encoding)  // add i16^v0i8i12
+///     }
+///     let delegate = table.table             // ready for DynamicDelegate
+public struct HeaderTable: Hashable, Sendable {
   /// One member, in struct order.
-  struct Member {
-    var name: String
+  public struct Member: Hashable, Sendable {
+    /// The member's name.
+    public var name: String
     /// A pointer to a function (with a prototype), as opposed to data.
-    var isFunction: Bool
+    public var isFunction: Bool
     /// A function's signature in function form, with clang's offsets (`v24^v0r*8^r*16`), or
     /// a data member's type encoding (`I`).
-    var encoding: String
+    public var encoding: String
     /// The block signature clang wrote for the function's type (`v32@?0^v8r*16^r*24`).
-    var blockSignature: String?
+    public var blockSignature: String?
     /// A variadic function: ``encoding`` has the fixed part only.
-    var isVariadic: Bool
-    var offset: Int
-    var size: Int
+    public var isVariadic: Bool
+    /// `offsetof` the member, as clang computes it.
+    public var offset: Int
+    /// `sizeof` the member, as clang computes it.
+    public var size: Int
   }
 
-  /// The struct as the command line named it (a tag or a typedef name).
-  var record: String
-  var header: String
-  var size: Int
-  var alignment: Int
-  var members: [Member]
-  /// The text form (``text(record:header:size:members:)``), as it was read back into ``table``.
-  var text: String
+  /// The struct as the caller named it (a tag or a typedef name).
+  public var record: String
+  /// The header, as the caller gave its path.
+  public var header: String
+  /// `sizeof` the struct, as clang computes it.
+  public var size: Int
+  /// `_Alignof` the struct, as clang computes it.
+  public var alignment: Int
+  /// The members, in struct order.
+  public var members: [Member]
+  /// The text form (one member per line), as it was read back into ``table``.
+  public var text: String
   /// The members read back as a table: its layout is the one clang gave.
-  var table: CallbackTable
+  public var table: CallbackTable
 
   /// The text form `CallbackTable(parsing:)` reads: one member per line, aligned, a variadic
   /// one marked by a comment.

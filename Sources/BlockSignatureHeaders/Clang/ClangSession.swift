@@ -48,29 +48,27 @@ struct ClangSession {
   /// How long clang or the probe may run, in seconds, before it is killed.
   var timeLimit: Int
 
-  typealias Failure = HeaderTableReader.Failure
-
   /// The struct named `name` (a tag, `struct TAG`, or a typedef of a named struct): how C code
   /// spells its type, and its members in order.
-  func recordFields(named name: String) throws(Failure) -> (spelling: String, fields: [HeaderField]) {
+  func recordFields(named name: String) throws(HeaderReaderError) -> (spelling: String, fields: [HeaderField]) {
     let tag = Self.tag(of: name)
     let declarations = try ast(of: "", filter: tag)
     if let record = Self.definition(of: tag, in: declarations) {
       return ("struct \(tag)", try Self.fields(of: record, named: tag))
     }
-    let typedef = declarations.first { $0["kind"]?.stringValue == "TypedefDecl" && $0["name"]?.stringValue == tag }
+    let typedef = declarations.first { $0.kind == "TypedefDecl" && $0.name == tag }
     guard !name.hasPrefix("struct "), let typedef else {
-      throw Failure(code: ExitStatus.dataError, description: "\(header) defines no struct or typedef named '\(tag)'")
+      throw HeaderReaderError(.notFound, "\(header) defines no struct or typedef named '\(tag)'")
     }
-    let type = typedef["type"]?["desugaredQualType"]?.stringValue ?? typedef["type"]?["qualType"]?.stringValue ?? ""
+    let type = typedef.type?.desugared ?? ""
     let target = type.hasPrefix("struct ") ? String(type.dropFirst(7)) : ""
     guard Self.isIdentifier(target) else {
-      throw Failure(
-        code: ExitStatus.dataError,
-        description: "'\(tag)' is '\(type)', not a named struct (an anonymous struct has no tag to read it by)")
+      throw HeaderReaderError(
+        .unsupported,
+        "'\(tag)' is '\(type)', not a named struct (an anonymous struct has no tag to read it by)")
     }
     guard let record = Self.definition(of: target, in: try ast(of: "", filter: target)) else {
-      throw Failure(code: ExitStatus.dataError, description: "'\(tag)' is '\(type)', which \(header) does not define")
+      throw HeaderReaderError(.notFound, "'\(tag)' is '\(type)', which \(header) does not define")
     }
     return (tag, try Self.fields(of: record, named: tag))
   }
@@ -91,30 +89,32 @@ struct ClangSession {
   }
 
   /// The function type of each function pointer member, by member index.
-  func functionTypes(of fields: [HeaderField], in spelling: String) throws(Failure) -> [Int: HeaderFunctionType] {
+  func functionTypes(of fields: [HeaderField], in spelling: String) throws(HeaderReaderError) -> [Int:
+    HeaderFunctionType]
+  {
     let indices = fields.indices.filter { fields[$0].isFunctionPointer }
     guard !indices.isEmpty else { return [:] }
     let declarations = try ast(of: Self.functionDeclarations(fields, in: spelling), filter: "blocksig_function_")
     var types: [Int: HeaderFunctionType] = [:]
-    for declaration in declarations where declaration["kind"]?.stringValue == "FunctionDecl" {
-      guard let name = declaration["name"]?.stringValue, name.hasPrefix("blocksig_function_"),
+    for declaration in declarations where declaration.kind == "FunctionDecl" {
+      guard let name = declaration.name, name.hasPrefix("blocksig_function_"),
         let index = Int(name.dropFirst("blocksig_function_".count)), indices.contains(index)
       else { continue }
-      let type = declaration["type"]?["desugaredQualType"]?.stringValue ?? declaration["type"]?["qualType"]?.stringValue
+      let type = declaration.type?.desugared
       if type?.hasSuffix("()") == true {
-        throw Failure(
-          code: ExitStatus.dataError,
-          description: "member '\(fields[index].name)' is '\(fields[index].type)', a function with no prototype: "
+        throw HeaderReaderError(
+          .unsupported,
+          "member '\(fields[index].name)' is '\(fields[index].type)', a function with no prototype: "
             + "its parameters are unknown")
       }
-      let parameters = (declaration["inner"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "ParmVarDecl" }
+      let parameters = (declaration.inner ?? []).filter { $0.kind == "ParmVarDecl" }
       types[index] = HeaderFunctionType(
-        parameters: parameters.compactMap { $0["type"]?["qualType"]?.stringValue },
-        isVariadic: declaration["variadic"]?.isTrue ?? false)
+        parameters: parameters.compactMap { $0.type?.qualType },
+        isVariadic: declaration.variadic ?? false)
     }
     if let missing = indices.first(where: { types[$0] == nil }) {
-      throw Failure(
-        code: ExitStatus.dataError, description: "clang gave no function type for '\(fields[missing].name)'")
+      throw HeaderReaderError(
+        .probeFailed, "clang gave no function type for '\(fields[missing].name)'")
     }
     return types
   }
@@ -128,48 +128,45 @@ struct ClangSession {
   }
 
   /// The complete definition of the struct `tag` among `declarations`.
-  static func definition(of tag: String, in declarations: [JSONValue]) -> JSONValue? {
-    declarations.first {
-      $0["kind"]?.stringValue == "RecordDecl" && $0["name"]?.stringValue == tag
-        && $0["completeDefinition"]?.isTrue == true
-    }
+  static func definition(of tag: String, in declarations: [ClangNode]) -> ClangNode? {
+    declarations.first { $0.kind == "RecordDecl" && $0.name == tag && $0.completeDefinition == true }
   }
 
   /// The members of a struct definition; a union, a bitfield or an unnamed member is refused.
-  static func fields(of record: JSONValue, named name: String) throws(Failure) -> [HeaderField] {
-    guard record["tagUsed"]?.stringValue == "struct" else {
-      throw Failure(code: ExitStatus.dataError, description: "'\(name)' is a union, not a struct")
+  static func fields(of record: ClangNode, named name: String) throws(HeaderReaderError) -> [HeaderField] {
+    guard record.tagUsed == "struct" else {
+      throw HeaderReaderError(.unsupported, "'\(name)' is a union, not a struct")
     }
     var fields: [HeaderField] = []
-    for field in record["inner"]?.arrayValue ?? [] where field["kind"]?.stringValue == "FieldDecl" {
-      let type = field["type"]?["desugaredQualType"]?.stringValue ?? field["type"]?["qualType"]?.stringValue ?? ""
-      guard let fieldName = field["name"]?.stringValue, !fieldName.isEmpty else {
-        throw Failure(
-          code: ExitStatus.dataError, description: "'\(name)' has an unnamed member (\(type)): members need names")
+    for field in record.inner ?? [] where field.kind == "FieldDecl" {
+      let type = field.type?.desugared ?? ""
+      guard let fieldName = field.name, !fieldName.isEmpty else {
+        throw HeaderReaderError(
+          .unsupported, "'\(name)' has an unnamed member (\(type)): members need names")
       }
-      if field["isBitfield"]?.isTrue == true {
-        throw Failure(
-          code: ExitStatus.dataError,
-          description: "member '\(fieldName)' of '\(name)' is a bitfield, which a table cannot hold")
+      if field.isBitfield == true {
+        throw HeaderReaderError(
+          .unsupported,
+          "member '\(fieldName)' of '\(name)' is a bitfield, which a table cannot hold")
       }
       fields.append(HeaderField(name: fieldName, type: type))
     }
-    guard !fields.isEmpty else { throw Failure(code: ExitStatus.dataError, description: "'\(name)' has no members") }
+    guard !fields.isEmpty else { throw HeaderReaderError(.unsupported, "'\(name)' has no members") }
     return fields
   }
 
   /// The declarations clang's JSON AST dump has for names containing `filter`, in a file
   /// that includes the header and then `source`.
-  func ast(of source: String, filter: String) throws(Failure) -> [JSONValue] {
+  func ast(of source: String, filter: String) throws(HeaderReaderError) -> [ClangNode] {
     let file = try write(Self.includeLine(header) + "\n" + source, to: "ast.c")
     let output = try run(
       [
         "-fsyntax-only", "-fblocks", "-w", "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=\(filter)",
       ] + arguments + [file])
     do {
-      return try JSONParser.parseSequence(output, maximumDepth: 256)
+      return try ClangNode.sequence(output)
     } catch {
-      throw Failure(code: ExitStatus.dataError, description: "clang's AST does not read as JSON: \(error)")
+      throw HeaderReaderError(.probeFailed, "clang's AST does not read as JSON: \(error)")
     }
   }
 
@@ -178,20 +175,20 @@ struct ClangSession {
   static func includeLine(_ path: String) -> String { "#include \"\(path)\"" }
 
   /// Writes `text` as `name` in the folder; returns its path.
-  func write(_ text: String, to name: String) throws(Failure) -> String {
+  func write(_ text: String, to name: String) throws(HeaderReaderError) -> String {
     let path = folder.appendingPathComponent(name).path
     guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-      throw Failure(code: ExitStatus.noInput, description: "cannot write \(path)")
+      throw HeaderReaderError(.unavailable, "cannot write \(path)")
     }
     return path
   }
 
   /// Runs clang with `arguments`; its standard output, or a failure with what it said.
-  func run(_ arguments: [String]) throws(Failure) -> String {
+  func run(_ arguments: [String]) throws(HeaderReaderError) -> String {
     let result = try run(clang, arguments)
     guard result.status == 0 else {
       let said = result.stderr.split(separator: "\n").prefix(12).joined(separator: "\n")
-      throw Failure(code: ExitStatus.dataError, description: "clang failed on \(header):\n\(said)")
+      throw HeaderReaderError(.compileFailed, "clang failed on \(header):\n\(said)")
     }
     return result.stdout
   }
@@ -199,14 +196,14 @@ struct ClangSession {
   /// Runs `executable` in the folder and waits, at most ``timeLimit`` seconds (then it is
   /// killed: a header's constructor runs in the probe). Its output goes through files, so
   /// neither stream can fill and stall it.
-  func run(_ executable: String, _ arguments: [String]) throws(Failure)
+  func run(_ executable: String, _ arguments: [String]) throws(HeaderReaderError)
     -> (status: Int32, stdout: String, stderr: String)
   {
     let out = folder.appendingPathComponent("stdout.txt")
     let err = folder.appendingPathComponent("stderr.txt")
     guard FileManager.default.createFile(atPath: out.path, contents: nil),
       FileManager.default.createFile(atPath: err.path, contents: nil)
-    else { throw Failure(code: ExitStatus.noInput, description: "cannot write in \(folder.path)") }
+    else { throw HeaderReaderError(.unavailable, "cannot write in \(folder.path)") }
     let process = Process()
     let finished = DispatchSemaphore(value: 0)
     process.executableURL = URL(fileURLWithPath: executable)
@@ -219,13 +216,13 @@ struct ClangSession {
       process.standardError = try FileHandle(forWritingTo: err)
       try process.run()
     } catch {
-      throw Failure(code: ExitStatus.noInput, description: "cannot run \(executable): \(error)")
+      throw HeaderReaderError(.unavailable, "cannot run \(executable): \(error)")
     }
     if finished.wait(timeout: .now() + .seconds(timeLimit)) == .timedOut {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      throw Failure(
-        code: ExitStatus.dataError, description: "\(executable) did not finish in \(timeLimit) s: it was killed")
+      throw HeaderReaderError(
+        .timedOut, "\(executable) did not finish in \(timeLimit) s: it was killed")
     }
     process.waitUntilExit()
     let stdout = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)

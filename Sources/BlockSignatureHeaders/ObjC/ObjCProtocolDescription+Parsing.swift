@@ -1,0 +1,148 @@
+import BlockSignature
+
+extension ObjCProtocolDescription {
+  /// Why a text form does not read: the line (from 1) and what is wrong with it.
+  public struct ParsingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The line, counted from 1 (0: the text as a whole).
+    public var line: Int
+    /// What is wrong, in lower case.
+    public var message: String
+
+    public var description: String { line > 0 ? "line \(line): \(message)" : message }
+  }
+
+  /// Reads the text form ``text`` writes: `@protocol NAME <ADOPTED, …>`, one line per method
+  /// (`- SELECTOR required|optional SIGNATURE [variadic] [from ORIGIN]`), then `@end`. A `#`
+  /// standing alone starts a comment, to the end of the line; blank lines are skipped. The
+  /// C spellings of the types (kept in comments) are not read: ``Method/returnType`` and
+  /// ``Method/parameterTypes`` are `nil`.
+  ///
+  ///     let text = """
+  ///       @protocol Counter
+  ///       - add:  required  v20@0:8i16
+  ///       + shared  optional  @16@0:8
+  ///       @end
+  ///       """
+  ///     let counter = try ObjCProtocolDescription(parsing: text)
+  ///     counter.methods[1].isInstanceMethod  // false
+  ///
+  /// - Parameters:
+  ///   - text: The text form.
+  ///   - model: The data model the signatures are laid out for.
+  /// - Throws: ``ParsingError`` for a line that is not a method, a signature that is not in
+  ///   method form, or a method listed twice.
+  public init(parsing text: String, model: DataModel = .host ?? .x86_64SysV) throws(ParsingError) {
+    var name: String?
+    var adopted: [String] = []
+    var methods: [Method] = []
+    var ended = false
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let number = index + 1
+      var tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+      if let comment = tokens.firstIndex(of: "#") { tokens.removeSubrange(comment...) }
+      guard let first = tokens.first else { continue }
+      if ended { throw ParsingError(line: number, message: "text after @end") }
+      guard let protocolName = name else {
+        guard first == "@protocol", tokens.count >= 2 else {
+          throw ParsingError(line: number, message: "expected '@protocol NAME', found '\(first)'")
+        }
+        name = tokens[1]
+        adopted = try Self.adoptedList(tokens.dropFirst(2).joined(separator: " "), line: number)
+        continue
+      }
+      if tokens == ["@end"] {
+        ended = true
+        continue
+      }
+      let method = try Self.method(tokens, protocolName: protocolName, model: model, line: number)
+      if methods.contains(where: { $0.selector == method.selector && $0.isInstanceMethod == method.isInstanceMethod }) {
+        throw ParsingError(line: number, message: "method '\(tokens[0]) \(method.selector)' is listed twice")
+      }
+      methods.append(method)
+    }
+    guard let name else { throw ParsingError(line: 0, message: "no '@protocol NAME' line") }
+    guard ended else { throw ParsingError(line: 0, message: "no '@end' line") }
+    self.init(name: name, adoptedProtocols: adopted, methods: methods)
+  }
+
+  /// `<A, B>` (or nothing) as `["A", "B"]`.
+  static func adoptedList(_ text: String, line: Int) throws(ParsingError) -> [String] {
+    guard !text.isEmpty else { return [] }
+    guard text.hasPrefix("<"), text.hasSuffix(">") else {
+      throw ParsingError(line: line, message: "expected '<PROTOCOL, …>' after the name, found '\(text)'")
+    }
+    let names = text.dropFirst().dropLast().split(separator: ",").map { $0.trimmingSpaces }
+    guard names.allSatisfy(ClangSession.isIdentifier) else {
+      throw ParsingError(line: line, message: "'\(text)' is not a list of protocol names")
+    }
+    return names
+  }
+
+  /// One method line, split into tokens, comment removed.
+  static func method(_ tokens: [String], protocolName: String, model: DataModel, line: Int) throws(ParsingError)
+    -> Method
+  {
+    guard tokens.count >= 4, tokens[0] == "-" || tokens[0] == "+" else {
+      throw ParsingError(
+        line: line,
+        message: "expected '- SELECTOR required|optional SIGNATURE', found '\(tokens.joined(separator: " "))'"
+      )
+    }
+    let selector = tokens[1]
+    guard isSelector(selector) else {
+      throw ParsingError(line: line, message: "'\(selector)' is not a selector")
+    }
+    guard tokens[2] == "required" || tokens[2] == "optional" else {
+      throw ParsingError(line: line, message: "expected 'required' or 'optional', found '\(tokens[2])'")
+    }
+    let signature: MethodSignature
+    do {
+      signature = try MethodSignature(parsing: tokens[3], model: model)
+    } catch {
+      throw ParsingError(line: line, message: "'\(tokens[3])': \(error)")
+    }
+    guard signature.kind == .method else {
+      throw ParsingError(line: line, message: "'\(tokens[3])' is not a method signature (self and _cmd first)")
+    }
+    let colons = selector.utf8.filter { $0 == UInt8(ascii: ":") }.count
+    guard signature.numberOfArguments == colons + 2 else {
+      throw ParsingError(
+        line: line,
+        message: "'\(selector)' takes \(colons) arguments, '\(tokens[3])' has \(signature.numberOfArguments - 2)")
+    }
+    var isVariadic = false
+    var origin = protocolName
+    var rest = tokens[4...]
+    while let word = rest.first {
+      rest = rest.dropFirst()
+      if word == "variadic", !isVariadic {
+        isVariadic = true
+      } else if word == "from", let declaring = rest.first, ClangSession.isIdentifier(declaring) {
+        origin = declaring
+        rest = rest.dropFirst()
+      } else {
+        throw ParsingError(line: line, message: "unexpected '\(word)' after the signature")
+      }
+    }
+    return Method(
+      selector: selector, isInstanceMethod: tokens[0] == "-", isRequired: tokens[2] == "required",
+      signature: signature, isVariadic: isVariadic, origin: origin)
+  }
+
+  /// Whether `text` is a selector: an identifier (`count`), or identifiers each followed by a
+  /// colon, the identifiers maybe empty after the first (`parser:foundCharacters:`, `a::`).
+  static func isSelector(_ text: String) -> Bool {
+    guard !text.isEmpty else { return false }
+    guard text.hasSuffix(":") else { return ClangSession.isIdentifier(text) }
+    let parts = text.dropLast().split(separator: ":", omittingEmptySubsequences: false)
+    guard let first = parts.first, ClangSession.isIdentifier(String(first)) else { return false }
+    return parts.dropFirst().allSatisfy { $0.isEmpty || ClangSession.isIdentifier(String($0)) }
+  }
+}
+
+extension Substring {
+  /// The text without spaces at either end.
+  var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}

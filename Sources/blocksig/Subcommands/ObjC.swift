@@ -1,0 +1,121 @@
+import ArgumentParser
+import BlockSignature
+import BlockSignatureHeaders
+import Foundation
+
+extension BlockSig {
+  /// `blocksig objc`: Objective-C declarations read from headers by clang, for GCC's runtime.
+  struct ObjC: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "objc",
+      abstract: "Describe Objective-C declarations from headers, for GCC's runtime.",
+      subcommands: [ProtocolCommand.self]
+    )
+  }
+}
+
+extension BlockSig.ObjC {
+  /// `blocksig objc protocol`: a protocol's methods, with the method type encoding clang writes
+  /// for each, in the text form `ObjCProtocolDescription(parsing:)` reads.
+  struct ProtocolCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "protocol",
+      abstract: "Describe an Objective-C protocol, from its header, method by method.",
+      discussion: """
+        clang reads the header for GCC's Objective-C runtime (-fobjc-runtime=gcc): its AST \
+        lists the protocol's methods and their types, a probe program it compiles and runs \
+        here prints @encode of each type, and the method signature (method form, clang's \
+        offsets) is composed from them. The IR clang writes for @protocol(NAME) says which \
+        methods are @optional, and its method strings must equal the composed ones. Each \
+        line gives - or +, the selector, required or optional, the signature, variadic and \
+        the declaring protocol where they apply, and the declaration as a comment. The probe \
+        runs here: read only headers you trust.
+
+        --gnustep adds the flags GNUstep's headers need: gnustep-config --objc-flags (less \
+        -MMD -MP), -fobjc-runtime=gcc and GCC's include folder (gcc \
+        -print-file-name=include). --adopted also lists the methods of the protocols it \
+        adopts, after its own.
+
+        --json prints {"protocol", "header", "target", "adoptedProtocols", "methods": \
+        [{"selector", "kind" (instance or class), "required", "signature", "variadic", \
+        "origin", "returnType", "parameterTypes", "declaration"}], "text"}.
+
+        Examples:
+          blocksig objc protocol /usr/include/GNUstep/Foundation/NSXMLParser.h \\
+              --protocol NSXMLParserDelegate --gnustep
+          blocksig objc protocol shapes.h --protocol Shapes --adopted --json
+
+        Exit codes: 0 the protocol was read; 64 usage error; 65 the header does not \
+        compile or declares no such protocol, a method type has no encoding, clang's \
+        method string differs from the composed one, or a run takes longer than \
+        --time-limit; 66 the header cannot be read, or clang or gnustep-config cannot be \
+        run.
+        """
+    )
+
+    @Argument(help: "The header that declares the protocol.")
+    var header: String
+
+    @Option(name: .customLong("protocol"), help: "The protocol's name.")
+    var protocolName: String
+
+    @Option(name: .customShort("I"), help: ArgumentHelp("A folder clang searches for headers.", valueName: "dir"))
+    var includeDirectories: [String] = []
+
+    @Option(name: .customShort("D"), help: ArgumentHelp("A macro clang defines.", valueName: "name[=value]"))
+    var macros: [String] = []
+
+    @Option(
+      name: .customLong("clang-argument"), parsing: .unconditionalSingleValue,
+      help: ArgumentHelp("Another argument for clang (-std=gnu11, --sysroot=…).", valueName: "arg"))
+    var clangArguments: [String] = []
+
+    @Option(help: "The clang to run: a path, or a name looked up in PATH.")
+    var clang = "clang"
+
+    @Flag(help: "Add GNUstep's flags, from gnustep-config.")
+    var gnustep = false
+
+    @Flag(help: "Also list the methods of the protocols it adopts.")
+    var adopted = false
+
+    @Option(help: ArgumentHelp("How long clang or the probe may run, then it is killed.", valueName: "seconds"))
+    var timeLimit = 120
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func validate() throws {
+      guard timeLimit > 0 else { throw ValidationError("--time-limit must be at least 1 second.") }
+    }
+
+    func run() throws {
+      var arguments: [String] = []
+      if gnustep {
+        guard let flags = HeaderReader.gnustepArguments() else {
+          throw Diagnostics.fail(
+            ExitStatus.noInput,
+            "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)",
+            command: "objc protocol")
+        }
+        arguments += flags
+      }
+      arguments += includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments
+      let reader = HeaderReader(clang: clang, arguments: arguments, timeLimit: timeLimit)
+      let description: ObjCProtocolDescription
+      do {
+        description = try reader.objcProtocol(header: header, named: protocolName, includingAdopted: adopted)
+      } catch {
+        throw Diagnostics.fail(error.exitStatus, error.message, command: "objc protocol")
+      }
+      if jsonOption.json {
+        try JSONOutput.print(ObjCProtocolReportV1(description, header: header))
+      } else {
+        let required = description.methods.filter(\.isRequired).count
+        print(
+          "# \(description.name), from \(header) by clang: \(counted(description.methods.count, "method")), "
+            + "\(required) required")
+        print(description.text, terminator: "")
+      }
+    }
+  }
+}

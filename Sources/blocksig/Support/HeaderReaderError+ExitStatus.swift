@@ -1,0 +1,13 @@
+import BlockSignatureHeaders
+
+extension HeaderReaderError {
+  /// The exit status of `table` and `objc protocol` for the error: 64 a name that cannot be
+  /// one, 66 a header, file or program that cannot be had, 65 what clang makes of the header.
+  var exitStatus: Int32 {
+    switch kind {
+    case .invalidName: ExitStatus.usage
+    case .unreadableHeader, .compilerNotFound, .unavailable: ExitStatus.noInput
+    case .compileFailed, .notFound, .unsupported, .probeFailed, .timedOut, .mismatch: ExitStatus.dataError
+    }
+  }
+}
