@@ -59,7 +59,7 @@ let package = Package(
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
     .target(
       name: "BlockSignatureObjC",
-      dependencies: ["BlockSignature", "BlockSignatureFFI", "CBlockSignatureObjC", "CFFI"],
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "CBlockSignatureObjC", "CFFI"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -92,7 +92,9 @@ let package = Package(
     ),
     .testTarget(
       name: "BlockSignatureObjCTests",
-      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureObjC", "BlockFixtures", "TestSupport"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC", "TestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureHeaders
 import BlockSignatureObjC
 import Foundation
 import Synchronization
@@ -32,13 +33,28 @@ import Testing
     }
   }
 
-  /// The delegate methods' types, as gcc wrote them for a class implementing them.
+  /// NSXMLParserDelegate read from GNUstep's header by clang (every method is `@optional`, so
+  /// the runtime has no types for them).
+  static let protocolDescription: Result<ObjCProtocolDescription, any Error> = Result {
+    let arguments = try #require(HeaderReader.gnustepArguments(), "gnustep-config is missing")
+    let reader = HeaderReader(clang: Toolchain.clang, arguments: arguments)
+    return try reader.objcProtocol(
+      header: "/usr/include/GNUstep/Foundation/NSXMLParser.h", named: "NSXMLParserDelegate")
+  }
+
+  /// The delegate methods' types: from the header, each checked against what gcc writes for a
+  /// class implementing it.
   static func methods() throws -> [ObjCMethodDescription] {
+    let description = try protocolDescription.get()
     _ = try OracleFixture.handle.get()
     let compiled = try ObjCClass(named: "BSCompiledXMLDelegate")
-    return try compiled.methods.map { method in
-      try ObjCMethodDescription(selector: method.selector, types: method.typeEncoding)
+    for method in compiled.methods {
+      let header = try #require(description.method(selector: method.selector.name), "\(method.selector)")
+      let report = CompatibilityChecker(level: .abi, model: header.signature.model).check(
+        try method.signature().encoding, against: header.signature.encoding)
+      #expect(report.isCompatible, "\(method.selector): gcc \(method.typeEncoding), clang \(header.signature)")
     }
+    return description.methods.map(ObjCMethodDescription.init)
   }
 
   static func string(_ argument: CValue) throws -> String {
