@@ -66,6 +66,7 @@ let package = Package(
       name: "blocksig",
       dependencies: [
         "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
+        "BlockSignatureObjC",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -100,7 +101,8 @@ let package = Package(
     .testTarget(
       name: "BlockSignatureCLITests",
       // BlockSignature: the call tests read each fixture's parameter types to make arguments.
-      dependencies: ["blocksig", "BlockFixtures", "TestSupport", "BlockSignature"],
+      // BlockSignatureObjC: the objc classes tests compare with the runtime in the test process.
+      dependencies: ["blocksig", "BlockFixtures", "TestSupport", "BlockSignature", "BlockSignatureObjC"],
       swiftSettings: swiftSettings
     ),
   ],

@@ -4,8 +4,13 @@
 // inside @try is assumed not to throw and the handler is dropped. The personality is GCC's
 // (__gnu_objc_personality_v0, in libobjc).
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "CBlockSignatureObjC.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 
 typedef struct objc_object *id;
@@ -45,6 +50,9 @@ void objc_registerClassPair(Class);
 void objc_disposeClassPair(Class);
 BOOL class_addIvar(Class, const char *, size_t, unsigned char, const char *);
 Ivar class_getInstanceVariable(Class, const char *);
+Ivar *class_copyIvarList(Class, unsigned int *);
+const char *ivar_getName(Ivar);
+const char *ivar_getTypeEncoding(Ivar);
 ptrdiff_t ivar_getOffset(Ivar);
 BOOL class_addProtocol(Class, Protocol *);
 BOOL class_conformsToProtocol(Class, Protocol *);
@@ -133,6 +141,30 @@ int cbo_class_conforms_to_protocol(const void *cls, const void *protocol) {
 }
 int cbo_class_responds_to_selector(const void *cls, const void *selector) {
   return class_respondsToSelector((Class)cls, (SEL)selector);
+}
+
+unsigned cbo_class_instance_variables(const void *cls, CBO_InstanceVariable *variables, unsigned capacity) {
+  unsigned count = 0;
+  Ivar *list = class_copyIvarList((Class)cls, &count);
+  for (unsigned i = 0; variables && i < count && i < capacity; i++) {
+    variables[i].name = ivar_getName(list[i]);
+    variables[i].types = ivar_getTypeEncoding(list[i]);
+    variables[i].offset = ivar_getOffset(list[i]);
+  }
+  free(list);
+  return count;
+}
+
+const char *cbo_library_path(void *handle) {
+  struct link_map *map = NULL;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == NULL) return NULL;
+  return map->l_name;
+}
+
+const char *cbo_image_path(const void *address) {
+  Dl_info info;
+  if (dladdr(address, &info) == 0) return NULL;
+  return info.dli_fname;
 }
 
 const void *cbo_method_get_name(const void *method) { return method_getName((Method)method); }

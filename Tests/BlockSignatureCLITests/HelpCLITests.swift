@@ -13,6 +13,7 @@ import Testing
 
   @Test(arguments: [
     "", "decode", "inspect", "call", "dump", "method", "block", "check", "table", "objc", "objc protocol",
+    "objc classes",
   ])
   func helpIsAsPinned(_ command: String) throws {
     let output = try Self.help(command.split(separator: " ").map(String.init))
@@ -68,8 +69,8 @@ import Testing
                               another is expected.
       table                   Describe a C struct of callbacks, from its header, as
                               a callback table.
-      objc                    Describe Objective-C declarations from headers, for
-                              GCC's runtime.
+      objc                    Describe Objective-C protocols from headers and
+                              classes from libraries, for GCC's runtime.
 
       See 'blocksig help <subcommand>' for detailed help.
 
@@ -465,7 +466,8 @@ import Testing
 
     """#,
     "objc": #"""
-    OVERVIEW: Describe Objective-C declarations from headers, for GCC's runtime.
+    OVERVIEW: Describe Objective-C protocols from headers and classes from
+    libraries, for GCC's runtime.
 
     USAGE: blocksig objc <subcommand>
 
@@ -476,6 +478,8 @@ import Testing
     SUBCOMMANDS:
       protocol                Describe an Objective-C protocol, from its header,
                               method by method.
+      classes                 List the Objective-C classes a library defines, with
+                              their methods' types.
 
       See 'blocksig help objc <subcommand>' for detailed help.
 
@@ -529,6 +533,49 @@ import Testing
       --adopted               Also list the methods of the protocols it adopts.
       --time-limit <seconds>  How long clang or the probe may run, then it is
                               killed. (default: 120)
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "objc classes": #"""
+    OVERVIEW: List the Objective-C classes a library defines, with their methods'
+    types.
+
+    The library is loaded into blocksig's process (dlopen, so a name is searched
+    for as the dynamic linker searches; its constructors run: load only libraries
+    you trust), and GCC's Objective-C runtime, as Debian's GNUstep uses it, lists
+    the classes whose definitions lie in it. Each class is printed as an
+    @interface: its superclass and protocols, its instance variables (type encoding
+    and offset), then its class (+) and instance (-) methods, each with the type
+    encoding the compiler wrote and the declaration in C types. --swift adds the
+    Swift type of each method's implementation (self, _cmd, then the arguments).
+    --class keeps the classes named (repeatable).
+
+    --json prints {"library", "target", "classes": [{"name", "superclass",
+    "protocols", "instanceVariables": [{"name", "type", "offset"}], "methods":
+    [{"selector", "kind" (instance or class), "types", "declaration", "swift"}]}]};
+    a method whose types do not parse has "error" in place of the declarations.
+
+    Examples:
+      blocksig objc classes libgnustep-base.so --class NSString
+      blocksig objc classes ./libShapes.so --json
+
+    Exit codes: 0 the classes were listed; 64 usage error; 65 a class named by
+    --class is not defined by the library; 66 the library cannot be loaded.
+
+    USAGE: blocksig objc classes <library> [--class <name> ...] [--swift] [--json]
+
+    ARGUMENTS:
+      <library>               The library: a path, or a name the dynamic linker
+                              searches for.
+
+    OPTIONS:
+      --class <name>          A class to list (all by default).
+      --swift                 Also print the Swift type of each method's
+                              implementation.
       --json                  Print JSON instead of text (the overview gives the
                               shape).
       --version               Show the version.

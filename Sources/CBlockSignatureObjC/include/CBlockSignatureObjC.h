@@ -74,6 +74,25 @@ int cbo_class_add_protocol(const void *cls, const void *protocol);
 int cbo_class_conforms_to_protocol(const void *cls, const void *protocol);
 int cbo_class_responds_to_selector(const void *cls, const void *selector);
 
+/// An instance variable: its name, type encoding and byte offset.
+typedef struct CBO_InstanceVariable {
+  const char *_Nullable name;
+  const char *_Nullable types;
+  ptrdiff_t offset;
+} CBO_InstanceVariable;
+
+/// The instance variables the class itself declares, in order, written into `variables` (up
+/// to `capacity`, none when it is NULL); returns how many there are.
+unsigned cbo_class_instance_variables(const void *cls, CBO_InstanceVariable *_Nullable variables,
+                                      unsigned capacity);
+
+// Libraries.
+
+/// The path of the loaded object `handle` (from `dlopen`) stands for, or NULL.
+const char *_Nullable cbo_library_path(void *handle);
+/// The path of the loaded object that holds `address`, or NULL.
+const char *_Nullable cbo_image_path(const void *address);
+
 // Methods.
 const void *cbo_method_get_name(const void *method);
 const char *_Nullable cbo_method_get_type_encoding(const void *method);

@@ -4,12 +4,13 @@ import BlockSignatureHeaders
 import Foundation
 
 extension BlockSig {
-  /// `blocksig objc`: Objective-C declarations read from headers by clang, for GCC's runtime.
+  /// `blocksig objc`: Objective-C protocols read from headers by clang, and the classes a
+  /// library defines, for GCC's runtime.
   struct ObjC: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "objc",
-      abstract: "Describe Objective-C declarations from headers, for GCC's runtime.",
-      subcommands: [ProtocolCommand.self]
+      abstract: "Describe Objective-C protocols from headers and classes from libraries, for GCC's runtime.",
+      subcommands: [ProtocolCommand.self, ClassesCommand.self]
     )
   }
 }

@@ -1,0 +1,75 @@
+import ArgumentParser
+import BlockSignature
+import BlockSignatureObjC
+import Foundation
+
+extension BlockSig.ObjC {
+  /// `blocksig objc classes`: a class-dump of the Objective-C classes a library defines, on
+  /// GCC's runtime, with each method's type encoding and its C and Swift declarations.
+  struct ClassesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "classes",
+      abstract: "List the Objective-C classes a library defines, with their methods' types.",
+      discussion: """
+        The library is loaded into blocksig's process (dlopen, so a name is searched for as \
+        the dynamic linker searches; its constructors run: load only libraries you trust), \
+        and GCC's Objective-C runtime, as Debian's GNUstep uses it, lists the classes whose \
+        definitions lie in it. Each class is printed as an @interface: its superclass and \
+        protocols, its instance variables (type encoding and offset), then its class (+) and \
+        instance (-) methods, each with the type encoding the compiler wrote and the \
+        declaration in C types. --swift adds the Swift type of each method's implementation \
+        (self, _cmd, then the arguments). --class keeps the classes named (repeatable).
+
+        --json prints {"library", "target", "classes": [{"name", "superclass", "protocols", \
+        "instanceVariables": [{"name", "type", "offset"}], "methods": [{"selector", "kind" \
+        (instance or class), "types", "declaration", "swift"}]}]}; a method whose types do \
+        not parse has "error" in place of the declarations.
+
+        Examples:
+          blocksig objc classes libgnustep-base.so --class NSString
+          blocksig objc classes ./libShapes.so --json
+
+        Exit codes: 0 the classes were listed; 64 usage error; 65 a class named by --class \
+        is not defined by the library; 66 the library cannot be loaded.
+        """
+    )
+
+    @Argument(help: "The library: a path, or a name the dynamic linker searches for.")
+    var library: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("A class to list (all by default).", valueName: "name"))
+    var classNames: [String] = []
+
+    @Flag(help: "Also print the Swift type of each method's implementation.")
+    var swift = false
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func run() throws {
+      let loaded: ObjCLibrary
+      do {
+        loaded = try ObjCLibrary(loading: library)
+      } catch {
+        throw Diagnostics.fail(ExitStatus.noInput, error.message, command: "objc classes")
+      }
+      var classes = loaded.classes
+      if !classNames.isEmpty {
+        let names = Set(classNames)
+        let missing = classNames.filter { name in !classes.contains { $0.name == name } }
+        guard missing.isEmpty else {
+          throw Diagnostics.fail(
+            ExitStatus.dataError, "\(loaded.path) defines no class called \(missing.joined(separator: ", "))",
+            command: "objc classes")
+        }
+        classes = classes.filter { names.contains($0.name) }
+      }
+      let report = ObjCClassesReportV1(library: loaded.path, classes: classes)
+      if jsonOption.json {
+        try JSONOutput.print(report)
+      } else {
+        print("# \(loaded.path): \(report.classes.count) \(report.classes.count == 1 ? "class" : "classes")")
+        for entry in report.classes { print(entry.text(swift: swift)) }
+      }
+    }
+  }
+}
