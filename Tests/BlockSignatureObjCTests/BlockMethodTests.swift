@@ -259,6 +259,21 @@ import Testing
     #expect(seen.withLock { $0 } == ["BSBlockException", "BSBlockException"])
   }
 
+  @Test func anExceptionInsideABlockStopsTheProcessByDefaultWithItsNameAndReason() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try ObjCRuntime.loadFoundation()
+      let raising = try OracleFixture.function(
+        "oracle_raising_block", as: (@convention(c) () -> UnsafeRawPointer).self)()
+      let builder = try ObjCClassBuilder(name: "BSTrapping", superclass: ObjCClass(named: "NSObject"))
+      try builder.addMethod("bs_raise", types: "v16@0:8", block: raising)
+      let instance = try builder.register().makeInstance()
+      try ObjCRuntime.withAutoreleasePool { try instance.send("bs_raise") }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("BSBlockException"))
+    #expect(message.contains("raised inside a block for BSTrapping"))
+  }
+
   @Test func callsFromManyThreadsAgreeWithSerialOnes() async throws {
     let instance = try Self.makeCalculator().makeInstance()
     let object = UInt(bitPattern: instance.pointer)
