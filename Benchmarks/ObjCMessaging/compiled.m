@@ -1,6 +1,7 @@
 // The compiled side of the benchmark, built by gcc as Debian builds GNUstep: a class with one
 // method, and loops that send it as compiled code does and through NSInvocation.
 #import <Foundation/Foundation.h>
+#include <ffi.h>
 
 @interface BSBenchTarget : NSObject
 - (int)add:(int)a to:(int)b;
@@ -37,5 +38,25 @@ long bench_invocation(id target, long count) {
     sum += result;
   }
   [pool drain];
+  return sum;
+}
+
+// The floor of any send through a type encoding: the same IMP, looked up once per call as a
+// send does, called with a bare libffi ffi_call whose interface is prepared once.
+long bench_ffi(id target, long count) {
+  SEL selector = @selector(add:to:);
+  ffi_cif cif;
+  ffi_type *types[4] = {&ffi_type_pointer, &ffi_type_pointer, &ffi_type_sint32, &ffi_type_sint32};
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, 4, &ffi_type_sint32, types) != FFI_OK) return -1;
+  long sum = 0;
+  int one = 1;
+  for (long i = 0; i < count; i++) {
+    int a = (int)i;
+    ffi_arg result = 0;
+    void *values[4] = {&target, &selector, &a, &one};
+    IMP imp = objc_msg_lookup(target, selector);
+    ffi_call(&cif, (void (*)(void))imp, &result, values);
+    sum += (int)result;
+  }
   return sum;
 }

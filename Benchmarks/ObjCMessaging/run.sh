@@ -9,6 +9,6 @@ cd "$here"
 mkdir -p .build
 # shellcheck disable=SC2046
 gcc -O2 -std=gnu11 -w -shared -fPIC $(gnustep-config --objc-flags | sed 's/-MMD -MP//; s/ -g / /') \
-  -o .build/libcompiled.so compiled.m $(gnustep-config --base-libs)
+  -o .build/libcompiled.so compiled.m $(gnustep-config --base-libs) -lffi
 swift build -c release >/dev/null
 exec "$(swift build -c release --show-bin-path)/objc-messaging-bench" "$here/.build/libcompiled.so" "$@"

@@ -18,14 +18,15 @@ package struct ArgumentValueError: Error {
 
 extension CallInterface {
   /// Calls `function` with `values` for the arguments after `leading` (the address of the first
-  /// argument's bytes, the block pointer's slot; nil when `values` cover every argument), each
-  /// checked and stored at its C layout, and returns the result. Arguments, their pointers and
-  /// the result live on the stack for small signatures.
+  /// argument's bytes, the block pointer's slot; nil when `values` cover every argument) and
+  /// `second` (the second argument's, a method's `_cmd`), each checked and stored at its C
+  /// layout, and returns the result. Arguments, their pointers and the result live on the
+  /// stack for small signatures.
   package func call(
-    _ function: @convention(c) () -> Void, leading: UnsafeMutableRawPointer?, values: [CValue],
-    perform: FFICallPerformer? = nil
+    _ function: @convention(c) () -> Void, leading: UnsafeMutableRawPointer?,
+    second: UnsafeMutableRawPointer? = nil, values: [CValue], perform: FFICallPerformer? = nil
   ) throws(ArgumentValueError) -> CValue {
-    let first = leading == nil ? 0 : 1
+    let first = leading == nil ? 0 : second == nil ? 1 : 2
     return try withUnsafeTemporaryAllocation(byteCount: storageSize, alignment: 16) {
       storage throws(ArgumentValueError) in
       try withUnsafeTemporaryAllocation(byteCount: resultBufferSize, alignment: 16) {
@@ -45,7 +46,8 @@ extension CallInterface {
           }
           for position in argumentShapes.indices {
             guard let index = passedIndex[position] else { continue }
-            passed[index] = position < first ? leading : base + storageOffsets[position]
+            passed[index] =
+              position >= first ? base + storageOffsets[position] : position == 0 ? leading : second
           }
           if let perform {
             perform(cif, function, result.baseAddress!, passed.baseAddress!)

@@ -3,6 +3,7 @@
 // reaches GNUstep's uncaught-exception handler), so it is raised here, inside `@try`.
 
 import CBlockSignatureObjC
+import Synchronization
 
 extension ObjCMessage {
   /// The object that answers `selector` for `receiver`: the receiver when its class has a
@@ -12,6 +13,13 @@ extension ObjCMessage {
   ///
   /// - Throws: ``ObjCError/Kind/exception`` (GNUstep's `NSInvalidArgumentException`).
   func answeringReceiver(_ receiver: UnsafeRawPointer) throws(ObjCError) -> UnsafeRawPointer {
+    // The class that answered last time answers again (methods are added, never taken away).
+    let receiverClass = UInt(bitPattern: cbo_object_get_class(receiver))
+    if receiverClass == answeringClass.load(ordering: .relaxed) { return receiver }
+    if ObjCClass(of: receiver).instancesRespond(to: selector) {
+      answeringClass.store(receiverClass, ordering: .relaxed)
+      return receiver
+    }
     var current = receiver
     for _ in 0..<8 {
       let objcClass = ObjCClass(of: current)

@@ -28,6 +28,8 @@ public final class ObjCMessage: @unchecked Sendable {
   /// The runtime's types for the class's method, when it has one.
   public let runtimeSignature: MethodSignature?
   let interface: CallInterface
+  /// The class of the last receiver found to have a method for the selector (0: none yet).
+  let answeringClass = Atomic<UInt>(0)
 
   /// Prepares `selector` for instances of `objcClass` (for class methods, pass its
   /// ``ObjCClass/metaclass``). `declaredTypes` is the caller's view of the method; when the
@@ -94,12 +96,17 @@ public final class ObjCMessage: @unchecked Sendable {
     let implementation = cbo_msg_lookup(receiver, selector.pointer)
     let function = unsafeBitCast(implementation, to: (@convention(c) () -> Void).self)
     var raised: UnsafeRawPointer? = nil
-    let values = [CValue.pointer(UInt(bitPattern: receiver)), .selector(selector)] + arguments
+    var hidden = (receiver, selector.pointer)
     let result: CValue
     do {
-      result = try interface.call(function, leading: nil, values: values) { cif, function, result, passed in
-        raised = ObjCExceptions.call(
-          UnsafeMutableRawPointer(cif), unsafeBitCast(function, to: UnsafeRawPointer.self), result, passed)
+      result = try withUnsafeMutableBytes(of: &hidden) { slots throws(ArgumentValueError) in
+        try interface.call(
+          function, leading: slots.baseAddress!, second: slots.baseAddress! + MemoryLayout<UnsafeRawPointer>.stride,
+          values: arguments
+        ) { cif, function, result, passed in
+          raised = ObjCExceptions.call(
+            UnsafeMutableRawPointer(cif), unsafeBitCast(function, to: UnsafeRawPointer.self), result, passed)
+        }
       }
     } catch {
       throw ObjCError(

@@ -1,7 +1,9 @@
-// Times -[BSBenchTarget add:to:] sent five ways, in alternating rounds in one process, and
+// Times -[BSBenchTarget add:to:] sent six ways, in alternating rounds in one process, and
 // prints the median time per call of each and its ratio to the compiled send:
 //   compiled     gcc-compiled [target add:i to:1] (objc_msg_lookup, then the call)
 //   NSInvocation GNUstep's NSInvocation, arguments set on each call
+//   ffi_call     the floor of a send through a type encoding: objc_msg_lookup, then a bare
+//                libffi call with an interface prepared once (C)
 //   raw          ObjCMessage.send(to:result:arguments:): argument pointers, no allocation
 //   typed        ObjCMessage.send(to:_:) with CValues
 //   block IMP    the compiled send, to a class whose add:to: is a Swift block
@@ -24,6 +26,7 @@ typealias Loop = @convention(c) (UnsafeRawPointer, Int) -> Int
 let makeTarget = symbol("bench_target", as: (@convention(c) () -> UnsafeRawPointer).self)
 let compiled = symbol("bench_compiled", as: Loop.self)
 let invocation = symbol("bench_invocation", as: Loop.self)
+let bareFFI = symbol("bench_ffi", as: Loop.self)
 
 func now() -> Double {
   var time = timespec()
@@ -44,6 +47,7 @@ do {
   let ways: [(String, () throws -> Void)] = [
     ("compiled", { checksum &+= compiled(target.pointer, calls) }),
     ("NSInvocation", { checksum &+= invocation(target.pointer, calls) }),
+    ("ffi_call", { checksum &+= bareFFI(target.pointer, calls) }),
     ("raw", {
       var a: Int32 = 0, b: Int32 = 1
       var result = (UInt64(0), UInt64(0))
