@@ -21,6 +21,19 @@ final class DelegateClass: @unchecked Sendable {
   /// Where an instance keeps its state's address.
   private(set) var stateOffset = 0
   private var closures: [FFIClosure] = []
+  /// What each closure's user data points at: the class and the method's index.
+  private var entries: [Entry] = []
+
+  /// A method's closure's way back to its class and method.
+  final class Entry {
+    unowned let owner: DelegateClass
+    let index: Int
+
+    init(owner: DelegateClass, index: Int) {
+      self.owner = owner
+      self.index = index
+    }
+  }
 
   static let stateVariable = "_blockSignatureDelegateState"
   private static let classes = Mutex<[String: DelegateClass]>([:])
@@ -68,16 +81,18 @@ final class DelegateClass: @unchecked Sendable {
     stateOffset = offset
   }
 
-  /// One closure per protocol method: its index rides in the closure's user data.
+  /// One closure per protocol method; its user data is the method's ``Entry``.
   private func addProtocolMethods(root: ObjCClass) throws(ObjCError) {
     for (position, method) in methods.enumerated() {
       let closure: FFIClosure
+      let entry = Entry(owner: self, index: position)
+      entries.append(entry)
       do {
-        closure = try FFIClosure(cif: method.interface.cif, userData: UnsafeMutableRawPointer(bitPattern: position + 1))
-        {
+        closure = try FFIClosure(cif: method.interface.cif, userData: Unmanaged.passUnretained(entry).toOpaque()) {
           _, result, arguments, userData in
           guard let result, let arguments, let userData else { return }
-          DelegateState.respond(methodIndex: Int(bitPattern: userData) - 1, result: result, arguments: arguments)
+          let entry = Unmanaged<Entry>.fromOpaque(userData).takeUnretainedValue()
+          DelegateState.respond(methodIndex: entry.index, of: entry.owner, result: result, arguments: arguments)
         }
       } catch {
         throw ObjCError(kind: .invalidCall, message: "\(method.description): \(error)")

@@ -75,9 +75,13 @@ final class DelegateState: @unchecked Sendable {
   /// Answers a call of method `methodIndex`: its block, else the real delegate's
   /// implementation, else zero.
   static func respond(
-    methodIndex: Int, result: UnsafeMutableRawPointer, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    methodIndex: Int, of delegateClass: DelegateClass, result: UnsafeMutableRawPointer,
+    arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) {
-    guard let object = arguments[0]?.load(as: UnsafeRawPointer?.self), let state = of(object) else { return }
+    guard let object = arguments[0]?.load(as: UnsafeRawPointer?.self),
+      let address = (object + delegateClass.stateOffset).load(as: UnsafeRawPointer?.self)
+    else { return }
+    let state = Unmanaged<DelegateState>.fromOpaque(address).takeUnretainedValue()
     let method = state.delegateClass.methods[methodIndex]
     let interface = method.interface
     let selector = method.description.selector
