@@ -179,6 +179,25 @@ import Testing
     #expect(wrongValue?.kind == .invalidCall)
   }
 
+  @Test func poolsAndStringsOnManyThreads() async throws {
+    let texts = (0..<32).map { "thread text \($0) — é" }
+    let lengths = try await withThrowingTaskGroup(of: (Int, CValue).self) { group in
+      for (index, text) in texts.enumerated() {
+        group.addTask {
+          try ObjCRuntime.withAutoreleasePool {
+            let object = try ObjCObject(string: text)
+            let joined = try #require(try object.sendForObject("stringByAppendingString:", .object(object)))
+            return (index, try joined.send("length"))
+          }
+        }
+      }
+      var results = [CValue](repeating: .void, count: texts.count)
+      for try await (index, length) in group { results[index] = length }
+      return results
+    }
+    #expect(lengths == texts.map { .unsigned(UInt128($0.unicodeScalars.count * 2)) })
+  }
+
   @Test func sendsFromManyThreadsAgreeWithSerialOnes() async throws {
     let target = target
     let serial = try (0..<64).map { try target.send("add:to:", .signed(Int128($0)), .signed(1000)) }
