@@ -93,7 +93,31 @@ public final class ObjCMessage: @unchecked Sendable {
     try checkArgumentCount(arguments.count)
     guard let original = receiver else { return interface.zeroResult() }
     let receiver = try answeringReceiver(original)
-    let implementation = cbo_msg_lookup(receiver, selector.pointer)
+    return try call(cbo_msg_lookup(receiver, selector.pointer), receiver: receiver, arguments)
+  }
+
+  /// Calls `implementation` — an `IMP` of this method, such as the one a
+  /// ``MethodReplacement`` replaced — with `receiver` as `self`: what a replacement that wraps
+  /// the original does (Aspects' "instead" with a call through).
+  ///
+  ///     let replacement = try target.objectClass.replaceMethod("add:to:", block: doubled)
+  ///     // inside the block:
+  ///     try ObjCMessage("add:to:", class: targetClass)
+  ///       .send(to: this, implementation: replacement.previousImplementation, [.signed(a), .signed(b)])
+  ///
+  /// - Throws: ``ObjCError``: a wrong count or a value that does not fit, an exception.
+  @discardableResult
+  public func send(
+    to receiver: UnsafeRawPointer, implementation: UnsafeRawPointer, _ arguments: [CValue]
+  ) throws(ObjCError) -> CValue {
+    try checkArgumentCount(arguments.count)
+    return try call(implementation, receiver: receiver, arguments)
+  }
+
+  /// Calls `implementation` with `receiver`, the selector and `arguments`, inside `@try`.
+  private func call(
+    _ implementation: UnsafeRawPointer, receiver: UnsafeRawPointer, _ arguments: [CValue]
+  ) throws(ObjCError) -> CValue {
     let function = unsafeBitCast(implementation, to: (@convention(c) () -> Void).self)
     var raised: UnsafeRawPointer? = nil
     var hidden = (receiver, selector.pointer)

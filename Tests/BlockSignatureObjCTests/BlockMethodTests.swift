@@ -214,6 +214,30 @@ import Testing
     #expect(add(baseInstance.pointer, 6, 7) == 13)
   }
 
+  @Test func aReplacementCallsThroughToThePreviousImplementation() throws {
+    let base = try ObjCClass(named: "BSOracleTarget")
+    let child = try ObjCClassBuilder(name: Self.uniqueName("BSWrappedChild"), superclass: base).register()
+    let message = try ObjCMessage("add:to:", class: child)
+    let previous = Mutex<UInt>(0)
+    let doubled = try DynamicBlock(signature: "i@ii") { arguments in
+      guard case .pointer(let this) = arguments[0], let receiver = UnsafeRawPointer(bitPattern: this),
+        let original = UnsafeRawPointer(bitPattern: previous.withLock { $0 })
+      else { return .signed(-1) }
+      let sum = try message.send(to: receiver, implementation: original, Array(arguments[1...]))
+      guard case .signed(let value) = sum else { return .signed(-2) }
+      return .signed(value * 2)
+    }
+    let replacement = try child.replaceMethod("add:to:", block: doubled.block)
+    previous.withLock { $0 = UInt(bitPattern: replacement.previousImplementation) }
+    let instance = try child.makeInstance()
+    let add = try OracleFixture.function(
+      "oracle_add", as: (@convention(c) (UnsafeRawPointer, Int32, Int32) -> Int32).self)
+    #expect(add(instance.pointer, 20, 1) == 42)
+    #expect(try instance.send("add:to:", .signed(2), .signed(3)) == .signed(10))
+    replacement.restore()
+    #expect(add(instance.pointer, 20, 1) == 21)
+  }
+
   @Test func implementationsFromBlocksAreHeldUntilRemoved() throws {
     let counter = LifetimeCounter()
     let implementation: UnsafeRawPointer
