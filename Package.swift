@@ -92,6 +92,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "BlockSignatureHeadersTests",
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "BlockSignatureObjCTests",
       dependencies: [
         "BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC", "TestSupport",

@@ -1,20 +1,18 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureHeaders
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
 
-/// libxml2's SAX handler read from its own header by `blocksig table`: the same members at the
-/// same places as the description written by hand, each function compatible with it, and a
-/// table that drives libxml2 to the events expat reports.
+/// libxml2's SAX handler read from its own header by `HeaderReader` (what `blocksig table`
+/// prints): the same members at the same places as the description written by hand, each
+/// function compatible with it, and a table that drives libxml2 to the events expat reports.
 @Suite struct LibXML2HeaderTableTests {
   static let text: Result<String, any Error> = Result {
-    let run = try blocksig(
-      "table", "/usr/include/libxml2/libxml/parser.h", "--struct", "xmlSAXHandler", "-I", "/usr/include/libxml2",
-      "--clang", Toolchain.clang)
-    try #require(run.status == 0, "\(run.stderr)")
-    return run.stdout
+    let reader = HeaderReader(clang: Toolchain.clang, arguments: ["-I/usr/include/libxml2"])
+    return try reader.table(header: "/usr/include/libxml2/libxml/parser.h", struct: "xmlSAXHandler").text
   }
 
   @Test func agreesWithTheHandWrittenTable() throws {
