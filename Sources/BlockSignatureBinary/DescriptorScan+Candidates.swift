@@ -26,8 +26,13 @@ extension DescriptorScan {
   }
 
   func signatureParses(at address: UInt64) -> Bool {
-    guard let range = stringRange(at: address) else { return false }
-    return SignatureDecoding.isBlockSignature(UnsafeRawBufferPointer(rebasing: image.bytes.base[range]))
+    guard let range = stringRange(at: address), let signature = signature(in: range) else { return false }
+    return SignatureDecoding.isBlockSignature(signature)
+  }
+
+  /// The signature in the string at file range `range`, parsed once per scan.
+  func signature(in range: Range<Int>) -> SignatureEncoding? {
+    signatures.signature(at: range.lowerBound, bytes: UnsafeRawBufferPointer(rebasing: image.bytes.base[range]))
   }
 
   /// The byte range of the NUL-terminated string at `address`, bounded by its section.

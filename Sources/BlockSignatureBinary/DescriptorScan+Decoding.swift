@@ -96,13 +96,15 @@ extension DescriptorScan {
       next += 2 * p
     }
     var signature: String?
+    var parsedSignature: SignatureEncoding?
     var extendedLayout: String?
     if shapeValue.hasSignature {
       switch image.pointer(at: next) {
       case .address(let target)?:
         if let range = stringRange(at: target) {
           signature = image.bytes.string(range)
-          if !SignatureDecoding.isBlockSignature(UnsafeRawBufferPointer(rebasing: image.bytes.base[range])) {
+          parsedSignature = self.signature(in: range)
+          if !(parsedSignature.map(SignatureDecoding.isBlockSignature) ?? false) {
             warnings.append(
               .signatureDoesNotParse(signature!, descriptor: describe(address), offset: address))
           }
@@ -160,7 +162,7 @@ extension DescriptorScan {
       copyHelper: copyHelper,
       disposeHelper: disposeHelper,
       signature: signature,
-      declaration: signature.flatMap { SignatureDecoding.declaration(forSignature: $0, model: image.dataModel) },
+      declaration: parsedSignature?.cDeclaration(for: image.dataModel),
       extendedLayout: extendedLayout,
       literals: literals,
       evidence: candidate.evidence.sorted())

@@ -28,6 +28,8 @@ struct DescriptorScan {
   var signatureStrings: [(start: UInt64, end: UInt64)] = []
   var scannedBytes = 0
   let p: UInt64
+  /// Each signature string parsed once, however many stages read it.
+  let signatures = SignatureMemo()
 
   init(image: BinaryImage, options: BinaryScanOptions) {
     self.image = image

@@ -5,11 +5,16 @@ import BlockSignature
 /// Validates candidate block signatures and renders their C declarations for the scanner,
 /// with the library's own parser (`SignatureEncoding`).
 enum SignatureDecoding {
-  /// Whether `bytes` is a well-formed block signature as clang writes it: a return type, a
+  /// `bytes` parsed as a signature, or nil when they do not parse.
+  static func parse(_ bytes: UnsafeRawBufferPointer) -> SignatureEncoding? {
+    try? SignatureEncoding(parsingBytes: bytes.assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// Whether `signature` is a well-formed block signature as clang writes it: a return type, a
   /// frame length, the block itself as `@?0`, then `<type><offset>` pairs (a type may be
   /// empty, as for vectors), offsets non-decreasing and not past the frame.
-  static func isBlockSignature(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard let signature = parse(bytes), signature.kind == .block, let frame = signature.frameLength?.value,
+  static func isBlockSignature(_ signature: SignatureEncoding) -> Bool {
+    guard signature.kind == .block, let frame = signature.frameLength?.value,
       signature.arguments.first?.offset?.value == 0
     else { return false }
     var last = 0
@@ -19,15 +24,18 @@ enum SignatureDecoding {
     }
     return last <= frame
   }
+}
 
-  /// The C declaration of the block type with `signature` on `model`, or nil when it does not
-  /// parse.
-  static func declaration(forSignature signature: String, model: DataModel) -> String? {
-    var text = signature
-    return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }?.cDeclaration(for: model)
-  }
+/// The signatures one scan has parsed, by the file offset of their string: a string reached
+/// from a candidate, then from its descriptor, then for its declaration is parsed once.
+final class SignatureMemo {
+  private var parsed: [Int: SignatureEncoding?] = [:]
 
-  private static func parse(_ bytes: UnsafeRawBufferPointer) -> SignatureEncoding? {
-    try? SignatureEncoding(parsingBytes: bytes.assumingMemoryBound(to: UInt8.self))
+  /// The signature in `bytes`, which start at file offset `offset`, parsed on first use.
+  func signature(at offset: Int, bytes: UnsafeRawBufferPointer) -> SignatureEncoding? {
+    if let known = parsed[offset] { return known }
+    let signature = SignatureDecoding.parse(bytes)
+    parsed[offset] = signature
+    return signature
   }
 }
