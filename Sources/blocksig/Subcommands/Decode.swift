@@ -173,13 +173,16 @@ struct DecodeReport {
 
   func text() -> String {
     let placement = placement
+    // Once per report, not per row: `hasOffsets` reads every argument.
+    let hasOffsets = signature.hasOffsets
+    let isTypeList = signature.kind == .types && !isFunction
     var rows: [[String]] = [
       ["", "encoding", "C type", "size", "align", "offset"] + (placement == nil ? [] : ["passed in"])
     ]
     let returnType = signature.returnType
     rows.append(
       [
-        signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
+        isTypeList ? "type 1" : "return", Self.cell(returnType),
         returnType.cDeclaration(for: model),
         String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
       ] + (placement.map { [$0.returnBufferLocation.map { "memory, buffer in \($0)" } ?? returnLocation] } ?? []))
@@ -189,7 +192,7 @@ struct DecodeReport {
         [
           argumentLabel(index), Self.cell(argument.type), signature.cDeclaration(ofArgument: index, for: model),
           String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
-          signature.kind == .types && !signature.hasOffsets
+          signature.kind == .types && !hasOffsets
             ? "" : String(argument.offset?.value ?? argumentLayout.offset),
         ] + (placement.map { [$0.arguments[index].locations(for: model)] } ?? []))
     }
@@ -201,7 +204,7 @@ struct DecodeReport {
     output += "  target: \(model.name)\n"
     output += "  declaration: \(declaration)\n"
     output += "  swift: \(swiftType)\n"
-    if signature.kind != .types || signature.hasOffsets {
+    if signature.kind != .types || hasOffsets {
       output += "  frame length: \(signature.frameLength?.value ?? layout.frameLength)"
       output += signature.frameLength == nil ? " (computed)\n" : "\n"
     }
@@ -260,15 +263,19 @@ struct StandardInputLines {
   private var buffer: [UInt8] = []
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
+  /// Where the search for the next newline resumes: bytes before it hold none, so a long line
+  /// read in many chunks is scanned once, not once per chunk.
+  private var scanned = 0
   private var atEnd = false
   private var number = 0
 
   /// The next line and its number (from 1), or nil at the end.
   mutating func next() throws(ReadError) -> (Int, [UInt8])? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+      if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
         var line = Array(buffer[start..<newline])
         start = newline + 1
+        scanned = start
         if line.last == 0x0D { line.removeLast() }
         number += 1
         return (number, line)
@@ -284,6 +291,7 @@ struct StandardInputLines {
       // Drop what was handed out, then read more.
       buffer.removeFirst(start)
       start = 0
+      scanned = buffer.count
       let count = read(0, &chunk, chunk.count)
       if count > 0 {
         buffer += chunk[..<count]
