@@ -19,8 +19,6 @@ let package = Package(
     // Calling blocks through their signatures (libffi).
     .library(name: "BlockSignatureFFI", targets: ["BlockSignatureFFI"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
-    // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
-    .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's first command, from a fresh Debian machine with Swift: installs what the build
 # needs when it is missing (Scripts/install-dependencies.sh build: libffi-dev), builds the
-# package (its output kept in a log, shown only when the build fails), then calls a real block
-# of the fixtures library the package builds, saying what is called and what came back.
+# package (its output kept in a log, shown only when the build fails) and the fixtures library
+# (Scripts/build-fixtures-library.sh, into the build's debug folder), then calls a real block of
+# it, saying what is called and what came back.
 #
 #   Scripts/call-fixture-block.sh [ARGUMENT, default 100]
 #
@@ -26,6 +27,7 @@ bin=${bin#"$PWD/"}
 # .build/debug, the README's spelling, when it is the same folder.
 [ "$scratch/debug" -ef "$bin" ] && bin="$scratch/debug"
 library="$bin/libBlockFixtures.so"
+bash Scripts/build-fixtures-library.sh "$library"
 symbol=bf_heap_captures_int
 
 declaration=$("$bin/blocksig" inspect --library "$library" --symbol "$symbol" | sed -n 's/^declaration *//p')
