@@ -248,7 +248,9 @@ import Testing
     #expect(directory.stderr == "<stdin>: error: cannot read standard input: Is a directory\n")
     let empty = try Self.decode([], stdin: "")
     #expect(empty.status == 64)
-    #expect(empty.stderr.hasPrefix("Error: no signature given and standard input is empty\nUsage: blocksig decode "))
+    #expect(
+      empty.stderr.hasPrefix(
+        "blocksig decode: error: no signature given and standard input is empty\nUsage: blocksig decode "))
   }
 
   @Test func readsStandardInputOneSignaturePerLine() throws {

@@ -163,7 +163,7 @@ extension BlockSig {
     }
 
     func fail(_ code: Int32, _ message: String) -> ExitCode {
-      Diagnostics.fail(code, message, command: "call")
+      Diagnostics.fail(code, message)
     }
   }
 }

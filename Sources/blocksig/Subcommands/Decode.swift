@@ -81,7 +81,7 @@ extension BlockSig {
         }
         if decoded == 0 {
           Diagnostics.write(
-            "Error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
+            "\(Diagnostics.command): error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
               + "  See 'blocksig decode --help' for more information.\n")
           throw ExitCode(ExitStatus.usage)
         }

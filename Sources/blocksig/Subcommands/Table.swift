@@ -75,7 +75,7 @@ extension BlockSig {
       do {
         table = try reader.read()
       } catch {
-        throw Diagnostics.fail(error.code, error.description, command: "table")
+        throw Diagnostics.fail(error.code, error.description)
       }
       if jsonOption.json {
         try JSONOutput.print(TableReportV1(table))
