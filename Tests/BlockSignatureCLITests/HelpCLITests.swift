@@ -85,6 +85,9 @@ import Testing
       blocksig decode --json --target i386-linux 'v12@?0q4'
       printf 'v@:@\n{P=dic}\n' | blocksig decode
 
+    With --json, one input prints one document; several inputs, or standard input,
+    print JSON Lines (one compact document per input).
+
     Malformed input exits with 65 and an error naming the byte offset on standard
     error.
 

@@ -23,6 +23,9 @@ extension BlockSig {
           blocksig decode --json --target i386-linux 'v12@?0q4'
           printf 'v@:@\\n{P=dic}\\n' | blocksig decode
 
+        With --json, one input prints one document; several inputs, or standard input, print \
+        JSON Lines (one compact document per input).
+
         Malformed input exits with 65 and an error naming the byte offset on standard error.
         """
     )
@@ -42,11 +45,14 @@ extension BlockSig {
       diagnostics.apply()
       let model = target
       let json = json
+      // One input: one pretty document. Several, or standard input: JSON Lines, one compact
+      // document per input.
+      let jsonLines = signatures.count != 1
       var failed = false
       func decode(_ bytes: [UInt8], label: String, columnBase: Int) {
         do {
           let report = try DecodeReport(decoding: bytes, model: model)
-          print(json ? try report.json() : report.text())
+          print(json ? try report.json(compact: jsonLines) : report.text())
         } catch let error as EncodingError {
           failed = true
           _ = Diagnostics.malformed(error, label: label, columnBase: columnBase)
@@ -224,7 +230,8 @@ struct DecodeReport {
     return output
   }
 
-  func json() throws -> String {
+  /// The JSON document: pretty-printed, or on one line when `compact` (JSON Lines).
+  func json(compact: Bool = false) throws -> String {
     let placement = placement
     let arguments = signature.arguments.enumerated().map { index, argument in
       ArgumentReportV1(
@@ -248,7 +255,8 @@ struct DecodeReport {
       returnedIn: placement == nil ? nil : returnLocation,
       stackArgumentBytes: placement?.stackSize)
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting =
+      compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(report), as: UTF8.self)
   }
 }
