@@ -38,12 +38,13 @@ import Testing
     #expect(
       try result("--symbol", "bf_int_long", "--json", "--", "-7", "9223372036854775807") == """
         {
-          "signature": "i20@?0i8q12",
-          "declaration": "int (^)(int, long)",
-          "return": {
-            "encoding": "i",
-            "value": 0
-          }
+          "declaration" : "int (^)(int, long)",
+          "return" : {
+            "encoding" : "i",
+            "value" : 0
+          },
+          "serializationVersion" : 1,
+          "signature" : "i20@?0i8q12"
         }
 
         """)
@@ -57,8 +58,8 @@ import Testing
     #expect(try result("--variable", "bf_global_block_variable", "\"-inf\"", "2") == "return  double  \"-inf\"\n")
     #expect(try result("--variable", "bf_global_block_variable", "\"nan\"", "2") == "return  double  \"nan\"\n")
     let json = try result("--symbol", "bf_global_block_variable_value", "--json", "2", "2.25")
-    #expect(json.contains("\"declaration\": \"double (^)(double, double)\""))
-    #expect(json.contains("\"value\": 4.5\n"))
+    #expect(json.contains("\"declaration\" : \"double (^)(double, double)\""))
+    #expect(json.contains("\"value\" : 4.5\n"))
   }
 
   /// The heap fixtures compute: `x + 42`, `inner(x) + 1` with `inner = x * 7`, a `__block`
@@ -73,12 +74,13 @@ import Testing
     #expect(
       try result("--symbol", "bf_heap_captures_struct", "--json", "1") == """
         {
-          "signature": "{BFPoint=dd}16@?0d8",
-          "declaration": "struct BFPoint (^)(double)",
-          "return": {
-            "encoding": "{BFPoint=dd}",
-            "value": [2.5, -2.5]
-          }
+          "declaration" : "struct BFPoint (^)(double)",
+          "return" : {
+            "encoding" : "{BFPoint=dd}",
+            "value" : [2.5, -2.5]
+          },
+          "serializationVersion" : 1,
+          "signature" : "{BFPoint=dd}16@?0d8"
         }
 
         """)
@@ -118,9 +120,9 @@ import Testing
 
   @Test func returnedUnionAndVoidInJSON() throws {
     let union = try result("--symbol", "bf_union_value", "--json", #"{"member": 0, "value": 3}"#)
-    #expect(union.contains(#""value": {"member": 0, "value": 0}"#), "\(union)")
+    #expect(union.contains(#""value" : {"member": 0, "value": 0}"#), "\(union)")
     let void = try result("--symbol", "bf_void_no_parameters", "--json")
-    #expect(void.contains("\"encoding\": \"v\",\n    \"value\": null\n"), "\(void)")
+    #expect(void.contains("\"encoding\" : \"v\",\n    \"value\" : null\n"), "\(void)")
   }
 
   @Test(arguments: [

@@ -51,10 +51,11 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(
       Set(document.keys) == [
-        "schema", "file", "format", "arch", "dataModel", "kind", "hasSymbols", "summary",
+        "serializationVersion", "schema", "file", "format", "arch", "dataModel", "kind", "hasSymbols", "summary",
         "blocks", "warnings",
       ])
     #expect(document["schema"] as? String == "blocksig-dump/2")
+    #expect(document["serializationVersion"] as? Int == 2)
     #expect(document["file"] as? String == object.path)
     #expect(document["format"] as? String == "ELF64")
     #expect(document["arch"] as? String == "x86_64")

@@ -193,9 +193,10 @@ import Testing
     Put -- before the arguments when one starts with '-', a negative number.
 
     The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax
-    (a union as member 0, `void` without a value). --json prints {"signature",
-    "declaration", "return": {"encoding", "value"}}, `void` as null; integers are
-    exact at any width, floating point the shortest text that reads back the same.
+    (a union as member 0, `void` without a value). --json prints {"declaration",
+    "return": {"encoding", "value"}, "serializationVersion": 1, "signature"},
+    `void` as null; integers are exact at any width, floating point the shortest
+    text that reads back the same.
 
     Examples:
       blocksig call --library libBlockFixtures.so --symbol bf_int_long 7 9
@@ -245,8 +246,9 @@ import Testing
 
     Human output has one line per block, sorted by address, then a summary. With
     --json, the output is JSON Lines: each binary (each archive member) gives one
-    compact JSON document on a line of its own, with "schema": "blocksig-dump/2"
-    and camelCase keys (Schemas/blocksig-dump-2.schema.json describes it).
+    compact JSON document on a line of its own, with "serializationVersion": 2,
+    "schema": "blocksig-dump/2" and camelCase keys
+    (Schemas/blocksig-dump-2.schema.json describes it).
 
     A file that cannot be read or is damaged gives a diagnostic on stderr and the
     scan goes on; the exit status is 1 if any file failed. Files found by -r that

@@ -33,8 +33,8 @@ extension BlockSig {
         Put -- before the arguments when one starts with '-', a negative number.
 
         The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax (a \
-        union as member 0, `void` without a value). --json prints {"signature", \
-        "declaration", "return": {"encoding", "value"}}, `void` as null; integers are exact at \
+        union as member 0, `void` without a value). --json prints {"declaration", \
+        "return": {"encoding", "value"}, "serializationVersion": 1, "signature"}, `void` as null; integers are exact at \
         any width, floating point the shortest text that reads back the same.
 
         Examples:
@@ -136,14 +136,17 @@ extension BlockSig {
         let type = returnType.cDeclaration(for: signature.model)
         return result == .void ? "return  \(type)" : "return  \(type)  \(result.json.compact)"
       }
+      // Keys sorted and `"key" : value`, as the other commands' documents (JSONEncoder) are;
+      // written by hand so a value keeps its exact text (128-bit integers, long double).
       let document = JSONValue.object([
-        .init(key: "signature", value: .string(signature.description)),
         .init(key: "declaration", value: .string(signature.encoding.cDeclaration(for: signature.model))),
         .init(
           key: "return",
           value: .object([
             .init(key: "encoding", value: .string(returnType.description)), .init(key: "value", value: result.json),
           ])),
+        .init(key: "serializationVersion", value: .number("1")),
+        .init(key: "signature", value: .string(signature.description)),
       ])
       return document.pretty(keepingCompact: ["value"])
     }

@@ -21,8 +21,8 @@ extension BlockSig {
 
         Human output has one line per block, sorted by address, then a summary. With --json, \
         the output is JSON Lines: each binary (each archive member) gives one compact JSON \
-        document on a line of its own, with "schema": "blocksig-dump/2" and camelCase keys \
-        (Schemas/blocksig-dump-2.schema.json describes it).
+        document on a line of its own, with "serializationVersion": 2, "schema": \
+        "blocksig-dump/2" and camelCase keys (Schemas/blocksig-dump-2.schema.json describes it).
 
         A file that cannot be read or is damaged gives a diagnostic on stderr and the scan goes \
         on; the exit status is 1 if any file failed. Files found by -r that are not ELF, Mach-O \
