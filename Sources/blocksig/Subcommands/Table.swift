@@ -67,6 +67,12 @@ extension BlockSig {
     }
 
     func run() throws {
+      // A directory is unreadable input (66), as a missing header is, not a header clang
+      // fails on.
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: header, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw Diagnostics.fail(ExitStatus.noInput, "\(header): is a directory, not a header")
+      }
       let reader = HeaderTableReader(
         header: header, record: record, clang: clang,
         compilerArguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
