@@ -227,8 +227,20 @@ import Testing
   @Test func blockWithoutASignature() throws {
     let refused = try failure("--symbol", "bf_block_without_signature")
     #expect(refused.status == 65)
-    #expect(refused.stderr.contains("the block has no signature"), "\(refused.stderr)")
+    #expect(
+      refused.stderr
+        == "blocksig call: error: the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one\n")
     #expect(try result("--symbol", "bf_block_without_signature", "--signature", "v8@?0") == "return  void\n")
+  }
+
+  /// The flag set and the pointer NULL: the message says so, not that the flag is clear.
+  @Test func blockWithANullSignaturePointer() throws {
+    let refused = try failure("--symbol", "bf_block_with_null_signature")
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr
+        == "blocksig call: error: the block has no signature (BLOCK_HAS_SIGNATURE is set, but the signature "
+        + "pointer is NULL); declare one\n")
   }
 
   @Test func loadingErrors() throws {
