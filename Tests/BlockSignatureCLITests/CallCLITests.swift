@@ -221,6 +221,11 @@ import Testing
     #expect(wild.status == 0)
     #expect(wild.stdout == "return  char *  5\n")
     #expect(wild.stderr == "blocksig call: warning: the returned char * 0x5 cannot be read: shown as an address\n")
+    // A JSON number for a char * parameter is the pointer itself (documented), not text.
+    let address = try call("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0*8", "5")
+    #expect(address.status == 0)
+    #expect(address.stdout == "return  char *  5\n")
+    #expect(address.stderr == "blocksig call: warning: the returned char * 0x5 cannot be read: shown as an address\n")
   }
 
   /// A block without a signature needs one declared; with it, it is called.

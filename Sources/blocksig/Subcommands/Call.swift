@@ -23,7 +23,7 @@ extension BlockSig {
           float, double,      a number, or "inf", "-inf", "nan"
           long double
           _Complex T          [real, imaginary]
-          char *              a string, or null
+          char *              a string, null, or an address (a number, as a pointer)
           other pointers,     an address (an integer as above), or null
           objects, blocks,
           selectors
