@@ -26,6 +26,18 @@ import Testing
     #expect(one.stdout.hasPrefix("{\n  \"arguments\" : ["))
   }
 
+  /// A negative frame length is refused (65), underlined; a negative argument offset (GCC) is
+  /// decoded, with a note.
+  @Test func negativeFrameLengthIsRefused() throws {
+    let output = try Self.decode(["i-1@?0"])
+    #expect(output.status == 65)
+    #expect(output.stdout == "")
+    #expect(output.stderr == "<argument 1>:1: error: negative frame length -1\ni-1@?0\n ^~\n")
+    let offset = try Self.decode(["v12@?0i-4"])
+    #expect(offset.status == 0)
+    #expect(offset.stdout.contains("  note: argument 1 is at -4; clang would write 8\n"))
+  }
+
   @Test func humanOutput() throws {
     let output = try Self.decode(["i20@?0i8r*12"])
     #expect(output.status == 0)

@@ -52,6 +52,15 @@ extension BlockSig {
       func decode(_ bytes: [UInt8], label: String, columnBase: Int) {
         do {
           let report = try DecodeReport(decoding: bytes, model: model)
+          if let frameLength = report.signature.frameLength, frameLength.value < 0 {
+            // GCC-era argument offsets may be negative; a frame length never is.
+            failed = true
+            let start = report.signature.returnType.description.utf8.count
+            Diagnostics.located(
+              "negative frame length \(frameLength.value)", input: report.input,
+              range: start..<start + frameLength.description.utf8.count, label: label, columnBase: columnBase)
+            return
+          }
           print(json ? try report.json(compact: jsonLines) : report.text())
         } catch let error as EncodingError {
           failed = true
