@@ -252,7 +252,10 @@ import Testing
     let missing = try Toolchain.run(
       Toolchain.blocksig, ["call", "--library", "no-such-library.so", "--symbol", "x", "1"])
     #expect(missing.status == 66)
-    #expect(missing.stderr == "blocksig call: error: no-such-library.so: No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "blocksig call: error: no-such-library.so: No such file or directory (--library takes a file path: "
+        + "give the library's full path)\n")
     let symbol = try failure("--symbol", "no_such_symbol")
     #expect(symbol.status == 66)
     #expect(

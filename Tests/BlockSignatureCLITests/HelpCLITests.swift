@@ -119,7 +119,11 @@ import Testing
     With --library, the block is either returned by a `const void *(*)(void)`
     function (--symbol) or held in a global block variable (--variable). The
     library is loaded with dlopen into this process, so its constructors run:
-    inspect only libraries you trust.
+    inspect only libraries you trust. --library takes a file path: a bare name such
+    as libfoo.so.1 is a file in the current folder, not looked up as dlopen would
+    (write its full path). --symbol calls the function it names: a function that is
+    not a block accessor (one that takes arguments, or returns no block) runs with
+    whatever its registers hold, and may crash or do harm.
 
     With --pid and --address, the block at that address in another process is read
     (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope
@@ -142,9 +146,10 @@ import Testing
     USAGE: blocksig inspect [--library <library>] [--symbol <symbol>] [--variable <variable>] [--pid <pid>] [--address <address>] [--all] [--json] [--demangle] [--color-diagnostics] [--no-color-diagnostics]
 
     OPTIONS:
-      --library <library>     The shared library to load.
+      --library <library>     The shared library to load, as a file path (a bare
+                              name is a file in the current folder; no search).
       --symbol <symbol>       A function that takes no arguments and returns the
-                              block.
+                              block; it is called.
       --variable <variable>   A global variable that holds the block.
       --pid <pid>             A running process to read the block from (with
                               --address).
@@ -171,9 +176,12 @@ import Testing
     The block is loaded as inspect loads it: returned by a `const void *(*)(void)`
     function (--symbol) or held in a global block variable (--variable); the
     library's constructors run, and the block really runs: call only libraries you
-    trust. The call follows the block's own signature, or --signature (block,
-    method or function form), which must fit the block's own at --level (the levels
-    of check; default abi).
+    trust. --library takes a file path (a bare name is a file in the current
+    folder, not looked up as dlopen would); --symbol calls the function it names,
+    which must be a block accessor (a function that takes arguments or returns no
+    block may crash or do harm). The call follows the block's own signature, or
+    --signature (block, method or function form), which must fit the block's own at
+    --level (the levels of check; default abi).
 
     One ARG per parameter after the block itself, each a JSON value, read by the
     parameter's C type:
@@ -215,9 +223,10 @@ import Testing
       <arg>                   One JSON value per parameter.
 
     OPTIONS:
-      --library <library>     The shared library to load.
+      --library <library>     The shared library to load, as a file path (a bare
+                              name is a file in the current folder; no search).
       --symbol <symbol>       A function that takes no arguments and returns the
-                              block.
+                              block; it is called.
       --variable <variable>   A global variable that holds the block.
       --signature <signature> The block's signature, declared (block, method or
                               function form).

@@ -128,7 +128,10 @@ import Testing
   @Test func missingLibraryAndUsage() throws {
     let missing = try blocksig("inspect", "--library", "no-such-library.so", "--symbol", "x")
     #expect(missing.status == 66)
-    #expect(missing.stderr == "blocksig inspect: error: no-such-library.so: No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "blocksig inspect: error: no-such-library.so: No such file or directory (--library takes a file path: "
+        + "give the library's full path)\n")
     let both = try blocksig("inspect", "--library", "x.so", "--symbol", "a", "--variable", "b")
     #expect(both.status == 64)
     #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))

@@ -11,7 +11,10 @@ extension BlockSig {
       discussion: """
         The block is loaded as inspect loads it: returned by a `const void *(*)(void)` \
         function (--symbol) or held in a global block variable (--variable); the library's \
-        constructors run, and the block really runs: call only libraries you trust. The call \
+        constructors run, and the block really runs: call only libraries you trust. --library \
+        takes a file path (a bare name is a file in the current folder, not looked up as dlopen \
+        would); --symbol calls the function it names, which must be a block accessor (a \
+        function that takes arguments or returns no block may crash or do harm). The call \
         follows the block's own signature, or --signature (block, method or function form), \
         which must fit the block's own at --level (the levels of check; default abi).
 
@@ -50,10 +53,11 @@ extension BlockSig {
         """
     )
 
-    @Option(help: "The shared library to load.")
+    @Option(
+      help: "The shared library to load, as a file path (a bare name is a file in the current folder; no search).")
     var library: String
 
-    @Option(help: "A function that takes no arguments and returns the block.")
+    @Option(help: "A function that takes no arguments and returns the block; it is called.")
     var symbol: String?
 
     @Option(help: "A global variable that holds the block.")
