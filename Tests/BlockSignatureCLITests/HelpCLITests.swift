@@ -264,6 +264,10 @@ import Testing
     are not ELF, Mach-O or ar archives are skipped; -r follows symbolic links to
     files (each file is scanned once) but not to directories.
 
+    Files are scanned on all cores; each file's output is written, in the order the
+    files are given, as soon as it and every file before it are scanned. A last
+    line on stderr counts the files, blocks and errors.
+
     Examples:
       blocksig dump libdispatch.so
       blocksig dump --json -r build/
