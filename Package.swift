@@ -24,8 +24,6 @@ let package = Package(
     // delegates for protocols. Links libobjc (Debian `libobjc-12-dev`).
     .library(name: "BlockSignatureObjC", targets: ["BlockSignatureObjC"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
-    // A shared copy of the fixtures, for `blocksig inspect --library` (README, CLI tests).
-    .library(name: "BlockFixtures", type: .dynamic, targets: ["BlockFixtures"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")

@@ -54,7 +54,9 @@ public final class BlockInvocation: @unchecked Sendable {
     } catch {
       throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
     }
-    signature = try Self.resolve(own: own, declared: declaredSignature, level: level, model: model)
+    signature = try Self.resolve(
+      own: own, declared: declaredSignature, level: level, model: model,
+      flagSet: info.flags.contains(.hasSignature))
     blockSignature = own
     interface = try CallInterface(signature: signature, model: model)
     guard let invokeAddress = UnsafeRawPointer(bitPattern: info.invokeAddress) else {
@@ -79,13 +81,18 @@ public final class BlockInvocation: @unchecked Sendable {
   public var resultBufferSize: Int { interface.resultBufferSize }
 
   /// The signature calls follow: the declared one checked against the block's own, or the own.
+  /// `flagSet` says whether the block has `BLOCK_HAS_SIGNATURE`, to say why a missing own
+  /// signature is missing.
   private static func resolve(
-    own: MethodSignature?, declared: String?, level: CompatibilityLevel, model: DataModel
+    own: MethodSignature?, declared: String?, level: CompatibilityLevel, model: DataModel, flagSet: Bool
   ) throws(InvocationError) -> MethodSignature {
     guard let declared else {
       guard let own else {
         throw InvocationError(
-          kind: .missingSignature, reason: "the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one")
+          kind: .missingSignature,
+          reason: flagSet
+            ? "the block has no signature (BLOCK_HAS_SIGNATURE is set, but the signature pointer is NULL); declare one"
+            : "the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one")
       }
       return own
     }

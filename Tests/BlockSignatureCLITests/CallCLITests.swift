@@ -38,12 +38,13 @@ import Testing
     #expect(
       try result("--symbol", "bf_int_long", "--json", "--", "-7", "9223372036854775807") == """
         {
-          "signature": "i20@?0i8q12",
-          "declaration": "int (^)(int, long)",
-          "return": {
-            "encoding": "i",
-            "value": 0
-          }
+          "declaration" : "int (^)(int, long)",
+          "return" : {
+            "encoding" : "i",
+            "value" : 0
+          },
+          "serializationVersion" : 1,
+          "signature" : "i20@?0i8q12"
         }
 
         """)
@@ -57,8 +58,8 @@ import Testing
     #expect(try result("--variable", "bf_global_block_variable", "\"-inf\"", "2") == "return  double  \"-inf\"\n")
     #expect(try result("--variable", "bf_global_block_variable", "\"nan\"", "2") == "return  double  \"nan\"\n")
     let json = try result("--symbol", "bf_global_block_variable_value", "--json", "2", "2.25")
-    #expect(json.contains("\"declaration\": \"double (^)(double, double)\""))
-    #expect(json.contains("\"value\": 4.5\n"))
+    #expect(json.contains("\"declaration\" : \"double (^)(double, double)\""))
+    #expect(json.contains("\"value\" : 4.5\n"))
   }
 
   /// The heap fixtures compute: `x + 42`, `inner(x) + 1` with `inner = x * 7`, a `__block`
@@ -73,12 +74,13 @@ import Testing
     #expect(
       try result("--symbol", "bf_heap_captures_struct", "--json", "1") == """
         {
-          "signature": "{BFPoint=dd}16@?0d8",
-          "declaration": "struct BFPoint (^)(double)",
-          "return": {
-            "encoding": "{BFPoint=dd}",
-            "value": [2.5, -2.5]
-          }
+          "declaration" : "struct BFPoint (^)(double)",
+          "return" : {
+            "encoding" : "{BFPoint=dd}",
+            "value" : [2.5, -2.5]
+          },
+          "serializationVersion" : 1,
+          "signature" : "{BFPoint=dd}16@?0d8"
         }
 
         """)
@@ -118,9 +120,9 @@ import Testing
 
   @Test func returnedUnionAndVoidInJSON() throws {
     let union = try result("--symbol", "bf_union_value", "--json", #"{"member": 0, "value": 3}"#)
-    #expect(union.contains(#""value": {"member": 0, "value": 0}"#), "\(union)")
+    #expect(union.contains(#""value" : {"member": 0, "value": 0}"#), "\(union)")
     let void = try result("--symbol", "bf_void_no_parameters", "--json")
-    #expect(void.contains("\"encoding\": \"v\",\n    \"value\": null\n"), "\(void)")
+    #expect(void.contains("\"encoding\" : \"v\",\n    \"value\" : null\n"), "\(void)")
   }
 
   @Test(arguments: [
@@ -219,21 +221,41 @@ import Testing
     #expect(wild.status == 0)
     #expect(wild.stdout == "return  char *  5\n")
     #expect(wild.stderr == "blocksig call: warning: the returned char * 0x5 cannot be read: shown as an address\n")
+    // A JSON number for a char * parameter is the pointer itself (documented), not text.
+    let address = try call("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0*8", "5")
+    #expect(address.status == 0)
+    #expect(address.stdout == "return  char *  5\n")
+    #expect(address.stderr == "blocksig call: warning: the returned char * 0x5 cannot be read: shown as an address\n")
   }
 
   /// A block without a signature needs one declared; with it, it is called.
   @Test func blockWithoutASignature() throws {
     let refused = try failure("--symbol", "bf_block_without_signature")
     #expect(refused.status == 65)
-    #expect(refused.stderr.contains("the block has no signature"), "\(refused.stderr)")
+    #expect(
+      refused.stderr
+        == "blocksig call: error: the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one\n")
     #expect(try result("--symbol", "bf_block_without_signature", "--signature", "v8@?0") == "return  void\n")
+  }
+
+  /// The flag set and the pointer NULL: the message says so, not that the flag is clear.
+  @Test func blockWithANullSignaturePointer() throws {
+    let refused = try failure("--symbol", "bf_block_with_null_signature")
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr
+        == "blocksig call: error: the block has no signature (BLOCK_HAS_SIGNATURE is set, but the signature "
+        + "pointer is NULL); declare one\n")
   }
 
   @Test func loadingErrors() throws {
     let missing = try Toolchain.run(
       Toolchain.blocksig, ["call", "--library", "no-such-library.so", "--symbol", "x", "1"])
     #expect(missing.status == 66)
-    #expect(missing.stderr == "blocksig call: error: no-such-library.so: No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "blocksig call: error: no-such-library.so: No such file or directory (--library takes a file path: "
+        + "give the library's full path)\n")
     let symbol = try failure("--symbol", "no_such_symbol")
     #expect(symbol.status == 66)
     #expect(

@@ -8,6 +8,36 @@ import Testing
     try blocksig(["decode"] + arguments, stdin: stdin)
   }
 
+  /// Each line of `stdout` as a JSON object: JSON Lines, one compact document a line.
+  static func jsonLines(_ stdout: String) throws -> [[String: Any]] {
+    #expect(stdout.hasSuffix("\n"))
+    return try stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not a document: \($0)")
+    }
+  }
+
+  @Test func severalInputsPrintJSONLines() throws {
+    let output = try Self.decode(["--json", "v@?", "i", "v24@0:8@16"])
+    #expect(output.status == 0)
+    #expect(output.stdout.split(separator: "\n").count == 3)
+    #expect(try Self.jsonLines(output.stdout).map { $0["input"] as? String } == ["v@?", "i", "v24@0:8@16"])
+    // One input: one pretty document.
+    let one = try Self.decode(["--json", "v@?"])
+    #expect(one.stdout.hasPrefix("{\n  \"arguments\" : ["))
+  }
+
+  /// A negative frame length is refused (65), underlined; a negative argument offset (GCC) is
+  /// decoded, with a note.
+  @Test func negativeFrameLengthIsRefused() throws {
+    let output = try Self.decode(["i-1@?0"])
+    #expect(output.status == 65)
+    #expect(output.stdout == "")
+    #expect(output.stderr == "<argument 1>:1: error: negative frame length -1\ni-1@?0\n ^~\n")
+    let offset = try Self.decode(["v12@?0i-4"])
+    #expect(offset.status == 0)
+    #expect(offset.stdout.contains("  note: argument 1 is at -4; clang would write 8\n"))
+  }
+
   @Test func humanOutput() throws {
     let output = try Self.decode(["i20@?0i8r*12"])
     #expect(output.status == 0)
@@ -203,9 +233,7 @@ import Testing
 
         """)
     let json = try Self.decode(["--json", "i12i0r*4", "ii"])
-    let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
-      try? JSONSerialization.jsonObject(with: Data(($0 + "\n}").utf8)) as? [String: Any]
-    }
+    let documents = try Self.jsonLines(json.stdout).map(Optional.some)
     #expect(documents.count == 2)
     #expect(documents.first??["form"] as? String == "function")
     #expect(documents.first??["kind"] as? String == "types")
@@ -248,7 +276,9 @@ import Testing
     #expect(directory.stderr == "<stdin>: error: cannot read standard input: Is a directory\n")
     let empty = try Self.decode([], stdin: "")
     #expect(empty.status == 64)
-    #expect(empty.stderr.hasPrefix("Error: no signature given and standard input is empty\nUsage: blocksig decode "))
+    #expect(
+      empty.stderr.hasPrefix(
+        "blocksig decode: error: no signature given and standard input is empty\nUsage: blocksig decode "))
   }
 
   @Test func readsStandardInputOneSignaturePerLine() throws {
@@ -256,9 +286,10 @@ import Testing
     #expect(output.status == 65)
     // `<stdin>:LINE:COLUMN`, the column counted from 1.
     #expect(output.stderr == "<stdin>:4:3: error: unterminated block signature\n@?<\n  ^\n")
-    // Two documents, one per valid line.
-    #expect(output.stdout.components(separatedBy: "\"serializationVersion\" : 1").count == 3)
-    #expect(output.stdout.contains("\"kind\" : \"method\""))
+    // JSON Lines: two documents, one per valid line.
+    let documents = try Self.jsonLines(output.stdout)
+    #expect(documents.map { $0["serializationVersion"] as? Int } == [1, 1])
+    #expect(documents.map { $0["kind"] as? String } == ["method", "block"])
     #expect(
       output.stdout.contains("argument 1 has no encoding (a vector, member pointer or _BitInt); its slot is 16 bytes"))
   }
@@ -304,12 +335,9 @@ import Testing
       text.stdout.contains(
         "  argument 9  s         short                                     2      2      72  stack+8\n"))
     let json = try Self.decode(["--json", "--", "q60@?0q8q16q24Ai32t36q52", "i{?=ii}"])
-    let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map {
-      $0.hasSuffix("}") ? $0 : $0 + "}"
-    }
+    let documents = try Self.jsonLines(json.stdout)
     #expect(documents.count == 2)
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(documents[0].utf8)) as? [String: Any])
+    let object = try #require(documents.first)
     #expect(object["returnsInMemory"] as? Bool == false)
     #expect(object["returnedIn"] as? String == "rax")
     #expect(object["stackArgumentBytes"] as? Int == 16)
@@ -320,8 +348,7 @@ import Testing
     #expect(places[5]["stackOffset"] as? Int == 0)
     #expect(places[5]["stackSize"] as? Int == 8)
     #expect(places.allSatisfy { $0["known"] as? Bool == true })
-    let types = try #require(
-      try JSONSerialization.jsonObject(with: Data(documents[1].utf8)) as? [String: Any])
+    let types = documents[1]
     #expect(types["returnsInMemory"] == nil)
     #expect((types["arguments"] as? [[String: Any]])?.allSatisfy { $0["passedIn"] == nil } == true)
   }

@@ -46,15 +46,16 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let run = try blocksig(["dump", "--json", object.path])
     #expect(run.status == 0)
-    #expect(run.stderr == "")
+    #expect(run.stderr == "blocksig dump: 1 file, 3 blocks, 0 errors\n")
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     #expect(
       Set(document.keys) == [
-        "schema", "file", "format", "arch", "dataModel", "kind", "hasSymbols", "summary",
+        "serializationVersion", "schema", "file", "format", "arch", "dataModel", "kind", "hasSymbols", "summary",
         "blocks", "warnings",
       ])
     #expect(document["schema"] as? String == "blocksig-dump/2")
+    #expect(document["serializationVersion"] as? Int == 2)
     #expect(document["file"] as? String == object.path)
     #expect(document["format"] as? String == "ELF64")
     #expect(document["arch"] as? String == "x86_64")
@@ -244,7 +245,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let run = try blocksig(["dump", object.path])
     #expect(run.status == 0)
-    #expect(run.stderr == "")
+    #expect(run.stderr == "blocksig dump: 1 file, 2 blocks, 0 errors\n")
     #expect(
       run.stdout == """
         \(object.path): ELF64 x86_64 relocatable
@@ -272,10 +273,13 @@ import Testing
     let message = "global block literal at .data+0x0 has flags 0x0 without BLOCK_IS_GLOBAL"
     let colored = try blocksig(["dump", "--color-diagnostics", object.path])
     #expect(colored.status == 0)
-    #expect(colored.stderr == "\u{1B}[1m\(object.path):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \(message)\n")
+    #expect(
+      colored.stderr
+        == "\u{1B}[1m\(object.path):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m \(message)\nblocksig dump: 1 file, 0 blocks, 0 errors\n"
+    )
     let plain = try blocksig(["dump", object.path])
     #expect(plain.status == 0)
-    #expect(plain.stderr == "\(object.path): warning: \(message)\n")
+    #expect(plain.stderr == "\(object.path): warning: \(message)\nblocksig dump: 1 file, 0 blocks, 0 errors\n")
   }
 
   @Test func failuresWarnAndTheScanGoesOn() throws {
@@ -285,7 +289,9 @@ import Testing
     try "not a binary @?0".write(to: text, atomically: true, encoding: .utf8)
     let run = try blocksig(["dump", text.path, object.path])
     #expect(run.status == 1)
-    #expect(run.stderr == "\(text.path):0x0: error: not an ELF, Mach-O or archive file\n")
+    #expect(
+      run.stderr
+        == "\(text.path):0x0: error: not an ELF, Mach-O or archive file\nblocksig dump: 2 files, 3 blocks, 1 error\n")
     #expect(run.stdout.hasPrefix("\(object.path): ELF64"))
   }
 
@@ -310,13 +316,16 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let withoutFlag = try blocksig(["dump", directory.path])
     #expect(withoutFlag.status == 1)
-    #expect(withoutFlag.stderr == "\(directory.path): error: is a directory (use -r to scan directories)\n")
+    #expect(
+      withoutFlag.stderr
+        == "\(directory.path): error: is a directory (use -r to scan directories)\nblocksig dump: 0 files, 0 blocks, 1 error\n"
+    )
     let nested = directory.appendingPathComponent("sub")
     try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: object, to: nested.appendingPathComponent("copy.o"))
     let recursive = try blocksig(["dump", "-r", "--json", directory.path])
     #expect(recursive.status == 0)
-    #expect(recursive.stderr == "")
+    #expect(recursive.stderr == "blocksig dump: 2 files, 6 blocks, 0 errors\n")
     // JSON Lines: two documents (b.o and sub/copy.o), one per line, the C source and IR-less
     // files skipped.
     let lines = recursive.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -355,7 +364,9 @@ import Testing
 
     let named = try blocksig(["dump", fifo.path])
     #expect(named.status == 1)
-    #expect(named.stderr == "\(fifo.path): error: cannot read file: not a regular file\n")
+    #expect(
+      named.stderr
+        == "\(fifo.path): error: cannot read file: not a regular file\nblocksig dump: 1 file, 0 blocks, 1 error\n")
   }
 
   @Test func missingArgumentIsAUsageError() throws {

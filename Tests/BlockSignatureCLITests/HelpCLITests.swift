@@ -91,6 +91,9 @@ import Testing
       blocksig decode --json --target i386-linux 'v12@?0q4'
       printf 'v@:@\n{P=dic}\n' | blocksig decode
 
+    With --json, one input prints one document; several inputs, or standard input,
+    print JSON Lines (one compact document per input).
+
     Malformed input exits with 65 and an error naming the byte offset on standard
     error.
 
@@ -122,7 +125,11 @@ import Testing
     With --library, the block is either returned by a `const void *(*)(void)`
     function (--symbol) or held in a global block variable (--variable). The
     library is loaded with dlopen into this process, so its constructors run:
-    inspect only libraries you trust.
+    inspect only libraries you trust. --library takes a file path: a bare name such
+    as libfoo.so.1 is a file in the current folder, not looked up as dlopen would
+    (write its full path). --symbol calls the function it names: a function that is
+    not a block accessor (one that takes arguments, or returns no block) runs with
+    whatever its registers hold, and may crash or do harm.
 
     With --pid and --address, the block at that address in another process is read
     (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope
@@ -145,9 +152,10 @@ import Testing
     USAGE: blocksig inspect [--library <library>] [--symbol <symbol>] [--variable <variable>] [--pid <pid>] [--address <address>] [--all] [--json] [--demangle] [--color-diagnostics] [--no-color-diagnostics]
 
     OPTIONS:
-      --library <library>     The shared library to load.
+      --library <library>     The shared library to load, as a file path (a bare
+                              name is a file in the current folder; no search).
       --symbol <symbol>       A function that takes no arguments and returns the
-                              block.
+                              block; it is called.
       --variable <variable>   A global variable that holds the block.
       --pid <pid>             A running process to read the block from (with
                               --address).
@@ -174,9 +182,12 @@ import Testing
     The block is loaded as inspect loads it: returned by a `const void *(*)(void)`
     function (--symbol) or held in a global block variable (--variable); the
     library's constructors run, and the block really runs: call only libraries you
-    trust. The call follows the block's own signature, or --signature (block,
-    method or function form), which must fit the block's own at --level (the levels
-    of check; default abi).
+    trust. --library takes a file path (a bare name is a file in the current
+    folder, not looked up as dlopen would); --symbol calls the function it names,
+    which must be a block accessor (a function that takes arguments or returns no
+    block may crash or do harm). The call follows the block's own signature, or
+    --signature (block, method or function form), which must fit the block's own at
+    --level (the levels of check; default abi).
 
     One ARG per parameter after the block itself, each a JSON value, read by the
     parameter's C type:
@@ -186,7 +197,7 @@ import Testing
       float, double,      a number, or "inf", "-inf", "nan"
       long double
       _Complex T          [real, imaginary]
-      char *              a string, or null
+      char *              a string, null, or an address (a number, as a pointer)
       other pointers,     an address (an integer as above), or null
       objects, blocks,
       selectors
@@ -196,9 +207,10 @@ import Testing
     Put -- before the arguments when one starts with '-', a negative number.
 
     The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax
-    (a union as member 0, `void` without a value). --json prints {"signature",
-    "declaration", "return": {"encoding", "value"}}, `void` as null; integers are
-    exact at any width, floating point the shortest text that reads back the same.
+    (a union as member 0, `void` without a value). --json prints {"declaration",
+    "return": {"encoding", "value"}, "serializationVersion": 1, "signature"},
+    `void` as null; integers are exact at any width, floating point the shortest
+    text that reads back the same.
 
     Examples:
       blocksig call --library libBlockFixtures.so --symbol bf_int_long 7 9
@@ -217,9 +229,10 @@ import Testing
       <arg>                   One JSON value per parameter.
 
     OPTIONS:
-      --library <library>     The shared library to load.
+      --library <library>     The shared library to load, as a file path (a bare
+                              name is a file in the current folder; no search).
       --symbol <symbol>       A function that takes no arguments and returns the
-                              block.
+                              block; it is called.
       --variable <variable>   A global variable that holds the block.
       --signature <signature> The block's signature, declared (block, method or
                               function form).
@@ -248,13 +261,18 @@ import Testing
 
     Human output has one line per block, sorted by address, then a summary. With
     --json, the output is JSON Lines: each binary (each archive member) gives one
-    compact JSON document on a line of its own, with "schema": "blocksig-dump/2"
-    and camelCase keys (Schemas/blocksig-dump-2.schema.json describes it).
+    compact JSON document on a line of its own, with "serializationVersion": 2,
+    "schema": "blocksig-dump/2" and camelCase keys
+    (Schemas/blocksig-dump-2.schema.json describes it).
 
     A file that cannot be read or is damaged gives a diagnostic on stderr and the
     scan goes on; the exit status is 1 if any file failed. Files found by -r that
     are not ELF, Mach-O or ar archives are skipped; -r follows symbolic links to
     files (each file is scanned once) but not to directories.
+
+    Files are scanned on all cores; each file's output is written, in the order the
+    files are given, as soon as it and every file before it are scanned. A last
+    line on stderr counts the files, blocks and errors.
 
     Examples:
       blocksig dump libdispatch.so

@@ -121,14 +121,17 @@ import Testing
     let output = try blocksig(["inspect", "--library", library] + arguments)
     #expect(output.status == status)
     #expect(output.stdout == "")
-    #expect(output.stderr.hasPrefix("blocksig: error: "))
+    #expect(output.stderr.hasPrefix("blocksig inspect: error: "))
     #expect(output.stderr.contains(message), "\(output.stderr)")
   }
 
   @Test func missingLibraryAndUsage() throws {
     let missing = try blocksig("inspect", "--library", "no-such-library.so", "--symbol", "x")
     #expect(missing.status == 66)
-    #expect(missing.stderr == "blocksig: error: no-such-library.so: No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "blocksig inspect: error: no-such-library.so: No such file or directory (--library takes a file path: "
+        + "give the library's full path)\n")
     let both = try blocksig("inspect", "--library", "x.so", "--symbol", "a", "--variable", "b")
     #expect(both.status == 64)
     #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))
@@ -146,10 +149,10 @@ import Testing
     #expect(output.status == 66)
     #expect(output.stdout == "")
     // The path once: dlopen's own copy of it at the start of its reason is dropped.
-    #expect(output.stderr == "blocksig: error: \(text.path): invalid ELF header\n")
+    #expect(output.stderr == "blocksig inspect: error: \(text.path): invalid ELF header\n")
     let bare = try blocksig(["inspect", "--library", "notes.txt", "--symbol", "x"], currentDirectory: folder)
     #expect(bare.status == 66)
-    #expect(bare.stderr == "blocksig: error: notes.txt: invalid ELF header\n")
+    #expect(bare.stderr == "blocksig inspect: error: notes.txt: invalid ELF header\n")
   }
 
   /// A block written in a C++ function: its invoke's name is mangled (`___ZN1N4makeEv_block_invoke`);
@@ -207,7 +210,7 @@ import Testing
     let library = try Self.buildFixturesLibrary(linkingDebianRuntime: true).path
     let output = try blocksig("inspect", "--library", library, "--symbol", "bf_int_int", "--json")
     #expect(output.status == 0)
-    #expect(output.stderr.contains("blocksig: warning: 2 blocks runtimes are loaded"))
+    #expect(output.stderr.contains("blocksig inspect: warning: 2 blocks runtimes are loaded"))
     let document = try json(output)
     let runtimes = try #require(document["loadedRuntimes"] as? [[String: Any]])
     #expect(runtimes.count == 2)
@@ -314,13 +317,15 @@ import Testing
     let notABlock = try blocksig("inspect", "--pid", pid, "--address", inside)
     #expect(notABlock.status == 65)
     #expect(notABlock.stdout == "")
-    #expect(notABlock.stderr.hasPrefix("blocksig: error: process \(pid): block at \(inside): "), "\(notABlock.stderr)")
+    #expect(
+      notABlock.stderr.hasPrefix("blocksig inspect: error: process \(pid): block at \(inside): "), "\(notABlock.stderr)"
+    )
     // Unmapped.
     let unmapped = try blocksig("inspect", "--pid", pid, "--address", "16")
     #expect(unmapped.status == 65)
     #expect(
       unmapped.stderr
-        == "blocksig: error: process \(pid): block at 0x10: the 32-byte block header is not readable memory\n")
+        == "blocksig inspect: error: process \(pid): block at 0x10: the 32-byte block header is not readable memory\n")
   }
 
   /// A program on Debian's runtime, which counts references from bit 0: its heap block has a
@@ -355,10 +360,10 @@ import Testing
     let pid = String(gone.processIdentifier)
     let missing = try blocksig("inspect", "--pid", pid, "--address", "0x1000")
     #expect(missing.status == 66)
-    #expect(missing.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): No such process\n")
+    #expect(missing.stderr == "blocksig inspect: error: block at 0x1000: cannot read process \(pid): No such process\n")
     let search = try blocksig("inspect", "--pid", pid, "--all")
     #expect(search.status == 66)
-    #expect(search.stderr == "blocksig: error: cannot read process \(pid): No such process\n")
+    #expect(search.stderr == "blocksig inspect: error: cannot read process \(pid): No such process\n")
     for arguments in [
       ["--pid", "1"], ["--address", "0x1000"], ["--pid", "0", "--address", "0x10"],
       ["--pid", "1", "--address", "0xZZ"], ["--pid", "1", "--address", "0x10", "--library", "x.so"],
@@ -392,7 +397,9 @@ import Testing
       ])
     #expect(output.status == 66)
     #expect(output.stdout == "")
-    #expect(output.stderr == "blocksig: error: block at 0x1000: cannot read process \(pid): Operation not permitted\n")
+    #expect(
+      output.stderr == "blocksig inspect: error: block at 0x1000: cannot read process \(pid): Operation not permitted\n"
+    )
   }
 
   /// A 32-bit program's blocks have 4-byte pointers, which this build's mirror of the ABI would
@@ -427,6 +434,7 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr
-        == "blocksig: error: block at 0x1000: process \(pid) is a 32-bit program; only 64-bit processes can be read\n")
+        == "blocksig inspect: error: block at 0x1000: process \(pid) is a 32-bit program; only 64-bit processes can be read\n"
+    )
   }
 }

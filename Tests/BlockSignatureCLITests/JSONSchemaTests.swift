@@ -25,6 +25,10 @@ import Testing
     ]
     try Self.expectValid(
       inputs.map { try Self.documents(["decode", "--json"] + $0) }, schema: "blocksig-decode-1.schema.json")
+    // Several inputs: JSON Lines, each line a document of the same schema.
+    let lines = try Self.documents(["decode", "--json", "i20@?0i8r*12", "v24@0:8@16", "i12i0r*4"], jsonLines: true)
+    #expect(lines.split(separator: "\n").count == 3)
+    try Self.expectValid([lines.trimmingCharacters(in: .newlines)], schema: "blocksig-decode-1.schema.json")
   }
 
   @Test func check() throws {

@@ -23,6 +23,23 @@ import Testing
     #expect(output.stderr == "")
   }
 
+  /// An input that is neither a block nor a method signature is read as a C function, with
+  /// a warning unless `--from function` says so.
+  @Test(arguments: zip([["method", "i"], ["block", "@@@"]], ["i@:\n", "@@?@@\n"]))
+  func functionFormIsReadWithAWarning(_ arguments: [String], _ stdout: String) throws {
+    let output = try blocksig(arguments)
+    #expect(output.status == 0)
+    #expect(output.stdout == stdout)
+    #expect(
+      output.stderr
+        == "blocksig \(arguments[0]): warning: '\(arguments[1])' is neither a block signature (@? first) nor a "
+        + "method signature (@ then :); read as a C function (a return type, then the arguments); --from "
+        + "function says so and silences this\n")
+    let quiet = try blocksig([arguments[0], "--from", "function", arguments[1]])
+    #expect(quiet.stdout == stdout)
+    #expect(quiet.stderr == "")
+  }
+
   @Test func json() throws {
     let output = try blocksig("method", "--json", "i20@?0i8r*12")
     #expect(output.status == 0)

@@ -68,8 +68,17 @@ import Testing
     let (arguments, head) = Self.arguments(of: transcript.command)
     try #require(arguments.first == ".build/debug/blocksig")
     let built = Toolchain.productsDirectory.path + "/"
-    let output = try blocksig(arguments.dropFirst().map { $0.replacingOccurrences(of: ".build/debug/", with: built) })
-    var stdout = output.stdout.replacingOccurrences(of: built, with: ".build/debug/")
+    // The fixtures library is no product of the package: the README's first command builds it
+    // into .build/debug with Scripts/build-fixtures-library.sh, the tests into a folder of their own.
+    let readmeFixtures = ".build/debug/libBlockFixtures.so"
+    let fixtures = try InspectCLITests.library.get().path
+    let output = try blocksig(
+      arguments.dropFirst().map {
+        $0.replacingOccurrences(of: readmeFixtures, with: fixtures).replacingOccurrences(
+          of: ".build/debug/", with: built)
+      })
+    var stdout = output.stdout.replacingOccurrences(of: fixtures, with: readmeFixtures)
+      .replacingOccurrences(of: built, with: ".build/debug/")
     if let head {
       stdout =
         stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(head).joined(separator: "\n") + "\n"

@@ -125,13 +125,34 @@ package enum Toolchain {
     return (directory, product)
   }
 
-  /// A fresh temporary folder.
+  /// A fresh temporary folder, inside ``runDirectory``: removed when the test process exits,
+  /// whether or not the test removes it.
   package static func temporaryDirectory(_ prefix: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    let url = runDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+
+  /// The folder of this test process's temporary folders, `blocksig-tests-PID` in the
+  /// system's temporary folder. It is removed when the process exits (`atexit`), so a run
+  /// leaves nothing behind; one left by a process that died (a crash, an exit test's child) is
+  /// removed by the next process that makes one.
+  package static let runDirectory: URL = {
+    let base = FileManager.default.temporaryDirectory
+    let prefix = "blocksig-tests-"
+    let pid = getpid()
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix(prefix) {
+      guard let other = Int32(name.dropFirst(prefix.count)), other != pid else { continue }
+      // No such process: its folder is stale. (EPERM means it lives, under another user.)
+      if kill(other, 0) != 0 && errno == ESRCH {
+        try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+      }
+    }
+    let url = base.appendingPathComponent("\(prefix)\(pid)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: Toolchain.runDirectory) }
+    return url
+  }()
 }
 
 /// The built `blocksig` (``Toolchain/blocksig``) is missing.

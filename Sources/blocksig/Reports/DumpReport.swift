@@ -179,6 +179,8 @@ struct DumpReport: Encodable {
     }
   }
 
+  /// The version field every command's JSON has; 2, as in `schema`.
+  var serializationVersion = 2
   var schema = "blocksig-dump/2"
   var file: String
   var format: String

@@ -11,7 +11,10 @@ extension BlockSig {
       discussion: """
         The block is loaded as inspect loads it: returned by a `const void *(*)(void)` \
         function (--symbol) or held in a global block variable (--variable); the library's \
-        constructors run, and the block really runs: call only libraries you trust. The call \
+        constructors run, and the block really runs: call only libraries you trust. --library \
+        takes a file path (a bare name is a file in the current folder, not looked up as dlopen \
+        would); --symbol calls the function it names, which must be a block accessor (a \
+        function that takes arguments or returns no block may crash or do harm). The call \
         follows the block's own signature, or --signature (block, method or function form), \
         which must fit the block's own at --level (the levels of check; default abi).
 
@@ -23,7 +26,7 @@ extension BlockSig {
           float, double,      a number, or "inf", "-inf", "nan"
           long double
           _Complex T          [real, imaginary]
-          char *              a string, or null
+          char *              a string, null, or an address (a number, as a pointer)
           other pointers,     an address (an integer as above), or null
           objects, blocks,
           selectors
@@ -33,8 +36,8 @@ extension BlockSig {
         Put -- before the arguments when one starts with '-', a negative number.
 
         The result is printed as `return  C-TYPE  VALUE`, the value in the same syntax (a \
-        union as member 0, `void` without a value). --json prints {"signature", \
-        "declaration", "return": {"encoding", "value"}}, `void` as null; integers are exact at \
+        union as member 0, `void` without a value). --json prints {"declaration", \
+        "return": {"encoding", "value"}, "serializationVersion": 1, "signature"}, `void` as null; integers are exact at \
         any width, floating point the shortest text that reads back the same.
 
         Examples:
@@ -50,10 +53,11 @@ extension BlockSig {
         """
     )
 
-    @Option(help: "The shared library to load.")
+    @Option(
+      help: "The shared library to load, as a file path (a bare name is a file in the current folder; no search).")
     var library: String
 
-    @Option(help: "A function that takes no arguments and returns the block.")
+    @Option(help: "A function that takes no arguments and returns the block; it is called.")
     var symbol: String?
 
     @Option(help: "A global variable that holds the block.")
@@ -136,14 +140,17 @@ extension BlockSig {
         let type = returnType.cDeclaration(for: signature.model)
         return result == .void ? "return  \(type)" : "return  \(type)  \(result.json.compact)"
       }
+      // Keys sorted and `"key" : value`, as the other commands' documents (JSONEncoder) are;
+      // written by hand so a value keeps its exact text (128-bit integers, long double).
       let document = JSONValue.object([
-        .init(key: "signature", value: .string(signature.description)),
         .init(key: "declaration", value: .string(signature.encoding.cDeclaration(for: signature.model))),
         .init(
           key: "return",
           value: .object([
             .init(key: "encoding", value: .string(returnType.description)), .init(key: "value", value: result.json),
           ])),
+        .init(key: "serializationVersion", value: .number("1")),
+        .init(key: "signature", value: .string(signature.description)),
       ])
       return document.pretty(keepingCompact: ["value"])
     }
@@ -163,7 +170,7 @@ extension BlockSig {
     }
 
     func fail(_ code: Int32, _ message: String) -> ExitCode {
-      Diagnostics.fail(code, message, command: "call")
+      Diagnostics.fail(code, message)
     }
   }
 }

@@ -90,16 +90,24 @@ extension BlockSig {
     }
 
     /// One diagnostic as `check` prints it: severity and message, both signatures underlined
-    /// at its position, its notes and its fix-it (`call` prints them the same way).
+    /// at its position, its notes and its fix-it (`call` prints them the same way). A signature
+    /// over 100 bytes is shown as the 100 bytes around its underline, with `…` where it is cut.
     static func text(_ diagnostic: Diagnostic, candidate: String, expected: String) -> String {
       var output = "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
-      output += "  candidate: \(candidate)\n"
-      if let range = diagnostic.location.candidateRange { output += underline(range, indent: 13) + "\n" }
-      output += "  expected:  \(expected)\n"
-      if let range = diagnostic.location.expectedRange { output += underline(range, indent: 13) + "\n" }
+      output += "  candidate: " + excerpt(candidate, underlining: diagnostic.location.candidateRange)
+      output += "  expected:  " + excerpt(expected, underlining: diagnostic.location.expectedRange)
       for note in diagnostic.notes { output += "  note: \(note.message)\n" }
       for fixIt in diagnostic.fixIts { output += "  fix-it: \(fixIt.message)\n" }
       return output
+    }
+
+    /// `signature`'s line, cut to 100 bytes around `range`, and the underline of `range` (what
+    /// of it is shown) indented past the 13 columns of `  candidate: `.
+    static func excerpt(_ signature: String, underlining range: Range<Int>?) -> String {
+      let shown = Diagnostics.excerpt(signature, around: range?.lowerBound ?? 0)
+      guard let range else { return shown.text + "\n" }
+      let length = max(1, min(range.count, shown.end - shown.column))
+      return shown.text + "\n" + underline(0..<length, indent: 13 + shown.column) + "\n"
     }
   }
 }

@@ -31,6 +31,14 @@ extension BlockSig {
       } catch let error as SignatureError {
         throw Diagnostics.failure(error, label: "<signature>")
       }
+      if from == nil, parsed.kind == .types {
+        // Neither `@?` first (a block) nor `@` then `:` (a method): only the function form
+        // reads it, so say that it was read so.
+        Diagnostics.warn(
+          "'\(Diagnostics.shortened(signature))' is neither a block signature (@? first) nor a method "
+            + "signature (@ then :); read as a C function (a return type, then the arguments); "
+            + "--from function says so and silences this")
+      }
       if json {
         try JSONOutput.print(
           ConversionReportV1(

@@ -23,6 +23,9 @@ extension BlockSig {
           blocksig decode --json --target i386-linux 'v12@?0q4'
           printf 'v@:@\\n{P=dic}\\n' | blocksig decode
 
+        With --json, one input prints one document; several inputs, or standard input, print \
+        JSON Lines (one compact document per input).
+
         Malformed input exits with 65 and an error naming the byte offset on standard error.
         """
     )
@@ -42,11 +45,23 @@ extension BlockSig {
       diagnostics.apply()
       let model = target
       let json = json
+      // One input: one pretty document. Several, or standard input: JSON Lines, one compact
+      // document per input.
+      let jsonLines = signatures.count != 1
       var failed = false
       func decode(_ bytes: [UInt8], label: String, columnBase: Int) {
         do {
           let report = try DecodeReport(decoding: bytes, model: model)
-          print(json ? try report.json() : report.text())
+          if let frameLength = report.signature.frameLength, frameLength.value < 0 {
+            // GCC-era argument offsets may be negative; a frame length never is.
+            failed = true
+            let start = report.signature.returnType.description.utf8.count
+            Diagnostics.located(
+              "negative frame length \(frameLength.value)", input: report.input,
+              range: start..<start + frameLength.description.utf8.count, label: label, columnBase: columnBase)
+            return
+          }
+          print(json ? try report.json(compact: jsonLines) : report.text())
         } catch let error as EncodingError {
           failed = true
           _ = Diagnostics.malformed(error, label: label, columnBase: columnBase)
@@ -81,7 +96,7 @@ extension BlockSig {
         }
         if decoded == 0 {
           Diagnostics.write(
-            "Error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
+            "\(Diagnostics.command): error: no signature given and standard input is empty\nUsage: blocksig \(Self.usageString())\n"
               + "  See 'blocksig decode --help' for more information.\n")
           throw ExitCode(ExitStatus.usage)
         }
@@ -173,13 +188,16 @@ struct DecodeReport {
 
   func text() -> String {
     let placement = placement
+    // Once per report, not per row: `hasOffsets` reads every argument.
+    let hasOffsets = signature.hasOffsets
+    let isTypeList = signature.kind == .types && !isFunction
     var rows: [[String]] = [
       ["", "encoding", "C type", "size", "align", "offset"] + (placement == nil ? [] : ["passed in"])
     ]
     let returnType = signature.returnType
     rows.append(
       [
-        signature.kind == .types && !isFunction ? "type 1" : "return", Self.cell(returnType),
+        isTypeList ? "type 1" : "return", Self.cell(returnType),
         returnType.cDeclaration(for: model),
         String(layout.returnLayout.size), String(layout.returnLayout.alignment), "",
       ] + (placement.map { [$0.returnBufferLocation.map { "memory, buffer in \($0)" } ?? returnLocation] } ?? []))
@@ -189,7 +207,7 @@ struct DecodeReport {
         [
           argumentLabel(index), Self.cell(argument.type), signature.cDeclaration(ofArgument: index, for: model),
           String(argumentLayout.layout.size), String(argumentLayout.layout.alignment),
-          signature.kind == .types && !signature.hasOffsets
+          signature.kind == .types && !hasOffsets
             ? "" : String(argument.offset?.value ?? argumentLayout.offset),
         ] + (placement.map { [$0.arguments[index].locations(for: model)] } ?? []))
     }
@@ -201,7 +219,7 @@ struct DecodeReport {
     output += "  target: \(model.name)\n"
     output += "  declaration: \(declaration)\n"
     output += "  swift: \(swiftType)\n"
-    if signature.kind != .types || signature.hasOffsets {
+    if signature.kind != .types || hasOffsets {
       output += "  frame length: \(signature.frameLength?.value ?? layout.frameLength)"
       output += signature.frameLength == nil ? " (computed)\n" : "\n"
     }
@@ -221,7 +239,8 @@ struct DecodeReport {
     return output
   }
 
-  func json() throws -> String {
+  /// The JSON document: pretty-printed, or on one line when `compact` (JSON Lines).
+  func json(compact: Bool = false) throws -> String {
     let placement = placement
     let arguments = signature.arguments.enumerated().map { index, argument in
       ArgumentReportV1(
@@ -245,7 +264,8 @@ struct DecodeReport {
       returnedIn: placement == nil ? nil : returnLocation,
       stackArgumentBytes: placement?.stackSize)
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting =
+      compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(report), as: UTF8.self)
   }
 }
@@ -260,15 +280,19 @@ struct StandardInputLines {
   private var buffer: [UInt8] = []
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   private var start = 0
+  /// Where the search for the next newline resumes: bytes before it hold none, so a long line
+  /// read in many chunks is scanned once, not once per chunk.
+  private var scanned = 0
   private var atEnd = false
   private var number = 0
 
   /// The next line and its number (from 1), or nil at the end.
   mutating func next() throws(ReadError) -> (Int, [UInt8])? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+      if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
         var line = Array(buffer[start..<newline])
         start = newline + 1
+        scanned = start
         if line.last == 0x0D { line.removeLast() }
         number += 1
         return (number, line)
@@ -284,6 +308,7 @@ struct StandardInputLines {
       // Drop what was handed out, then read more.
       buffer.removeFirst(start)
       start = 0
+      scanned = buffer.count
       let count = read(0, &chunk, chunk.count)
       if count > 0 {
         buffer += chunk[..<count]

@@ -21,13 +21,17 @@ extension BlockSig {
 
         Human output has one line per block, sorted by address, then a summary. With --json, \
         the output is JSON Lines: each binary (each archive member) gives one compact JSON \
-        document on a line of its own, with "schema": "blocksig-dump/2" and camelCase keys \
-        (Schemas/blocksig-dump-2.schema.json describes it).
+        document on a line of its own, with "serializationVersion": 2, "schema": \
+        "blocksig-dump/2" and camelCase keys (Schemas/blocksig-dump-2.schema.json describes it).
 
         A file that cannot be read or is damaged gives a diagnostic on stderr and the scan goes \
         on; the exit status is 1 if any file failed. Files found by -r that are not ELF, Mach-O \
         or ar archives are skipped; -r follows symbolic links to files (each file is scanned \
         once) but not to directories.
+
+        Files are scanned on all cores; each file's output is written, in the order the files \
+        are given, as soon as it and every file before it are scanned. A last line on stderr \
+        counts the files, blocks and errors.
 
         Examples:
           blocksig dump libdispatch.so
@@ -59,17 +63,20 @@ extension BlockSig {
       let errors = StandardError()
       var inputs: [(path: String, explicit: Bool)] = []
       var failed = false
+      var pathErrors = 0
       for path in paths {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
           errors.write("\(path): error: no such file or directory\n")
           failed = true
+          pathErrors += 1
           continue
         }
         if isDirectory.boolValue {
           guard recursive else {
             errors.write("\(path): error: is a directory (use -r to scan directories)\n")
             failed = true
+            pathErrors += 1
             continue
           }
           inputs.append(contentsOf: Self.files(under: path).map { ($0, false) })
@@ -78,20 +85,27 @@ extension BlockSig {
         }
       }
 
+      // Files are scanned on all cores; each one's output is written, in input order, as soon
+      // as it and every file before it are done, and its report is then let go.
       let outcomes = Self.scanInParallel(inputs, progress: isatty(2) == 1 ? errors : nil)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      var output = ""
-      for outcome in outcomes {
-        switch outcome {
+      var summary = DumpSummary(errors: pathErrors)
+      for index in inputs.indices {
+        var output = ""
+        switch outcomes.take(index) {
         case .skipped:
           continue
         case .failed(let path, let error):
           let offset = error.offset.map { ":\(String(format: "0x%llx", $0))" } ?? ""
           errors.write("\(path)\(offset): error: \(error.message)\n")
           failed = true
+          summary.files += 1
+          summary.errors += 1
         case .scanned(let reports):
+          summary.files += 1
           for report in reports {
+            summary.blocks += report.blocks.count
             for warning in report.warnings {
               errors.write("\(report.file): warning: \(warning.message)\n")
             }
@@ -103,12 +117,9 @@ extension BlockSig {
             }
           }
         }
-        if output.utf8.count > 1 << 16 {
-          print(output, terminator: "")
-          output = ""
-        }
+        FileHandle.standardOutput.write(Data(output.utf8))
       }
-      print(output, terminator: "")
+      errors.write("\(Diagnostics.command): \(summary)\n")
       if failed { throw ExitCode(ExitStatus.findings) }
     }
 
@@ -147,9 +158,19 @@ extension BlockSig {
       return result.sorted()
     }
 
-    /// Scans files on all cores; results come back in input order.
-    static func scanInParallel(_ inputs: [(path: String, explicit: Bool)], progress: StandardError?) -> [Outcome] {
+    /// Starts scanning the files on all cores, in the background; each result is taken from
+    /// the box, in input order, as it arrives.
+    static func scanInParallel(_ inputs: [(path: String, explicit: Bool)], progress: StandardError?) -> OutcomeBox {
       let results = OutcomeBox(count: inputs.count)
+      DispatchQueue.global().async {
+        scan(inputs, into: results, progress: progress)
+      }
+      return results
+    }
+
+    private static func scan(
+      _ inputs: [(path: String, explicit: Bool)], into results: OutcomeBox, progress: StandardError?
+    ) {
       DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
         let input = inputs[index]
         let outcome: Outcome
@@ -165,7 +186,6 @@ extension BlockSig {
         let done = results.store(outcome, at: index)
         progress?.write("\rscanned \(done)/\(inputs.count)" + (done == inputs.count ? "\r\u{1b}[K" : ""))
       }
-      return results.outcomes
     }
 
     // MARK: Human output
@@ -233,26 +253,33 @@ extension BlockSig {
   }
 }
 
-/// Results written from `concurrentPerform` workers.
+/// Results written from `concurrentPerform` workers and taken, one at a time in input order,
+/// by the thread that prints them.
 final class OutcomeBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: [BlockSig.Dump.Outcome]
+  private let condition = NSCondition()
+  private var storage: [BlockSig.Dump.Outcome?]
   private var done = 0
 
-  init(count: Int) { storage = Array(repeating: .skipped, count: count) }
+  init(count: Int) { storage = Array(repeating: nil, count: count) }
 
+  /// Stores the outcome of file `index`; returns how many files are done.
   func store(_ outcome: BlockSig.Dump.Outcome, at index: Int) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
+    condition.lock()
+    defer { condition.unlock() }
     storage[index] = outcome
     done += 1
+    condition.broadcast()
     return done
   }
 
-  var outcomes: [BlockSig.Dump.Outcome] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
+  /// The outcome of file `index`, waiting until it is stored; the box lets go of it.
+  func take(_ index: Int) -> BlockSig.Dump.Outcome {
+    condition.lock()
+    defer { condition.unlock() }
+    while storage[index] == nil { condition.wait() }
+    let outcome = storage[index]!
+    storage[index] = .skipped
+    return outcome
   }
 }
 

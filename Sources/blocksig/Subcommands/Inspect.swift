@@ -11,7 +11,11 @@ extension BlockSig {
       discussion: """
         With --library, the block is either returned by a `const void *(*)(void)` function \
         (--symbol) or held in a global block variable (--variable). The library is loaded with \
-        dlopen into this process, so its constructors run: inspect only libraries you trust.
+        dlopen into this process, so its constructors run: inspect only libraries you trust. \
+        --library takes a file path: a bare name such as libfoo.so.1 is a file in the current \
+        folder, not looked up as dlopen would (write its full path). --symbol calls the \
+        function it names: a function that is not a block accessor (one that takes arguments, \
+        or returns no block) runs with whatever its registers hold, and may crash or do harm.
 
         With --pid and --address, the block at that address in another process is read \
         (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope that \
@@ -33,10 +37,12 @@ extension BlockSig {
         """
     )
 
-    @Option(name: .long, help: "The shared library to load.")
+    @Option(
+      name: .long,
+      help: "The shared library to load, as a file path (a bare name is a file in the current folder; no search).")
     var library: String?
 
-    @Option(name: .long, help: "A function that takes no arguments and returns the block.")
+    @Option(name: .long, help: "A function that takes no arguments and returns the block; it is called.")
     var symbol: String?
 
     @Option(name: .long, help: "A global variable that holds the block.")

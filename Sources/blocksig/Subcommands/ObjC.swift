@@ -95,8 +95,7 @@ extension BlockSig.ObjC {
         guard let flags = HeaderReader.gnustepArguments() else {
           throw Diagnostics.fail(
             ExitStatus.noInput,
-            "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)",
-            command: "objc protocol")
+            "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)")
         }
         arguments += flags
       }
@@ -106,7 +105,7 @@ extension BlockSig.ObjC {
       do {
         description = try reader.objcProtocol(header: header, named: protocolName, includingAdopted: adopted)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.message, command: "objc protocol")
+        throw Diagnostics.fail(error.exitStatus, error.message)
       }
       if jsonOption.json {
         try JSONOutput.print(ObjCProtocolReportV1(description, header: header))

@@ -50,7 +50,7 @@ extension BlockSig.ObjC {
       do {
         loaded = try ObjCLibrary(loading: library)
       } catch {
-        throw Diagnostics.fail(ExitStatus.noInput, error.message, command: "objc classes")
+        throw Diagnostics.fail(ExitStatus.noInput, error.message)
       }
       var classes = loaded.classes
       if !classNames.isEmpty {
@@ -58,8 +58,7 @@ extension BlockSig.ObjC {
         let missing = classNames.filter { name in !classes.contains { $0.name == name } }
         guard missing.isEmpty else {
           throw Diagnostics.fail(
-            ExitStatus.dataError, "\(loaded.path) defines no class called \(missing.joined(separator: ", "))",
-            command: "objc classes")
+            ExitStatus.dataError, "\(loaded.path) defines no class called \(missing.joined(separator: ", "))")
         }
         classes = classes.filter { names.contains($0.name) }
       }

@@ -68,6 +68,12 @@ extension BlockSig {
     }
 
     func run() throws {
+      // A directory is unreadable input (66), as a missing header is, not a header clang
+      // fails on.
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: header, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw Diagnostics.fail(ExitStatus.noInput, "\(header): is a directory, not a header")
+      }
       let reader = HeaderReader(
         clang: clang,
         arguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
@@ -76,7 +82,7 @@ extension BlockSig {
       do {
         table = try reader.table(header: header, struct: record)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.message, command: "table")
+        throw Diagnostics.fail(error.exitStatus, error.message)
       }
       if jsonOption.json {
         try JSONOutput.print(TableReportV1(table))

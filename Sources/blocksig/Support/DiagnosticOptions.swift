@@ -3,14 +3,24 @@ import Foundation
 
 /// `--color-diagnostics` / `--no-color-diagnostics`, on every subcommand: colours in the
 /// diagnostics written to standard error. By default they are coloured when standard error is a
-/// terminal, as swift-format does; results on standard output are never coloured.
+/// terminal, as swift-format does, unless `NO_COLOR` is set to anything but the empty string
+/// (no-color.org) or `TERM` is `dumb`; the flags win over both. Results on standard output are
+/// never coloured.
 struct DiagnosticOptions: ParsableArguments {
   @Flag(inversion: .prefixedNo, help: "Colour the diagnostics on standard error (default: when it is a terminal).")
   var colorDiagnostics: Bool?
 
   /// Sets the colour mode for this run; call it first in `run()`.
   func apply() {
-    Diagnostics.usesColor = colorDiagnostics ?? (isatty(2) == 1)
+    Diagnostics.usesColor = colorDiagnostics ?? Self.colorByDefault(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// Whether diagnostics are coloured when no flag says: standard error is a terminal, `NO_COLOR`
+  /// is unset or empty, and `TERM` is not `dumb`.
+  static func colorByDefault(environment: [String: String]) -> Bool {
+    guard isatty(2) == 1 else { return false }
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+    return environment["TERM"] != "dumb"
   }
 }
 

@@ -3,16 +3,19 @@ import Foundation
 
 /// Writes diagnostics to stderr; stdout holds results only.
 enum Diagnostics {
-  /// Prints `blocksig: error: message` (`blocksig call: error: …` with a `command`) to stderr
-  /// and returns the exit code to throw.
-  static func fail(_ code: Int32, _ message: String, command: String? = nil) -> ExitCode {
-    write("blocksig\(command.map { " " + $0 } ?? ""): error: \(message)\n")
+  /// `blocksig SUBCOMMAND`, the prefix of every diagnostic without a place in an input; set by
+  /// `BlockSig.main()` from the subcommand parsed, or named on the command line when parsing fails.
+  nonisolated(unsafe) static var command = "blocksig"
+
+  /// Prints `blocksig SUBCOMMAND: error: message` to stderr and returns the exit code to throw.
+  static func fail(_ code: Int32, _ message: String) -> ExitCode {
+    write("\(command): error: \(message)\n")
     return ExitCode(code)
   }
 
-  /// Prints `blocksig: warning: message` to stderr.
+  /// Prints `blocksig SUBCOMMAND: warning: message` to stderr.
   static func warn(_ message: String) {
-    write("blocksig: warning: \(message)\n")
+    write("\(command): warning: \(message)\n")
   }
 
   static func write(_ text: String) {

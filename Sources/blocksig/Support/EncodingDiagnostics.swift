@@ -57,6 +57,16 @@ extension Diagnostics {
     )
   }
 
+  /// Prints `label:offset: error: message`, the input and a `^~~` underline of `range`, as a
+  /// malformed encoding is reported, for a problem found after parsing.
+  static func located(_ message: String, input: String, range: Range<Int>, label: String, columnBase: Int = 0) {
+    let shown = excerpt(input, around: range.lowerBound)
+    let length = max(1, min(range.count, shown.end - shown.column))
+    write(
+      "\(label):\(range.lowerBound + columnBase): error: \(message)\n\(shown.text)\n"
+        + "\(underline(0..<length, indent: shown.column))\n")
+  }
+
   /// Reports a ``SignatureError``: malformed text with its underline, anything else on one line;
   /// returns exit code 65.
   static func failure(_ error: SignatureError, label: String) -> ExitCode {

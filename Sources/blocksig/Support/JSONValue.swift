@@ -63,7 +63,7 @@ indirect enum JSONValue: Hashable, Sendable {
       }
       output += "{\n"
       for (index, member) in members.enumerated() {
-        output += String(repeating: indent, count: level + 1) + Self.quoted(member.key) + ": "
+        output += String(repeating: indent, count: level + 1) + Self.quoted(member.key) + " : "
         member.value.write(
           to: &output, indent: keepCompact.contains(member.key) ? nil : indent, level: level + 1,
           keepCompact: keepCompact)

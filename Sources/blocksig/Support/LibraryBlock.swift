@@ -29,7 +29,11 @@ struct LibraryBlock {
     } catch {
       let unreadable = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind)
       let code = unreadable ? ExitStatus.noInput : ExitStatus.dataError
-      throw Failure(code: code, message: error.message)
+      // A bare name is a file in the current folder, not searched for as dlopen would.
+      let hint =
+        error.kind == .noSuchFile && !library.contains("/")
+        ? " (--library takes a file path: give the library's full path)" : ""
+      throw Failure(code: code, message: error.message + hint)
     }
     place = "\(library): '\(name)'"
     do {
