@@ -39,7 +39,9 @@ fi
 // Written by Scripts/readme-examples.sh: README.md's Swift examples, one executable each.
 import PackageDescription
 
-let products: [Target.Dependency] = ["BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI"]
+let products: [Target.Dependency] = [
+  "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC",
+]
   .map { .product(name: \$0, package: "$(basename "$root")") }
 
 let package = Package(

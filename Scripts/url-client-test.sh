@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs a client package that depends on this one by URL and version, as a user's
-# would: `.package(url: …, from: "0.1.0")`. SwiftPM refuses a versioned dependency whose
-# product a client names if that product's targets use unsafe flags, so this fails if a
-# library product ever gets one (the fixtures, which need -fblocks, are no product for that
-# reason).
+# would: `.package(url: …, from: "0.1.0")`, naming every library product. SwiftPM refuses a
+# versioned dependency whose product a client names if that product's targets use unsafe
+# flags, so this fails if a library product ever gets one (the fixtures, which need -fblocks,
+# are no product for that reason).
 #
 # The committed HEAD is cloned into a temporary folder and tagged there with the version
 # `blocksig --version` prints (no tag is made in this repository), and the client depends on
@@ -33,7 +33,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "Client",
-      dependencies: ["BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI"]
+      dependencies: [
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
+        "BlockSignatureHeaders", "BlockSignatureObjC",
+      ]
         .map { .product(name: \$0, package: "BlockSignature") })
   ]
 )
@@ -42,17 +45,20 @@ cat >"$work/Client/Sources/Client/main.swift" <<'SWIFT'
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureFFI
+import BlockSignatureHeaders
+import BlockSignatureObjC
 import BlockSignatureRuntime
 
 let scale: @convention(block) (Int32, Double) -> Double = { Double($0) * $1 }
 let invocation = try BlockInvocation(block: unsafeBitCast(scale, to: UnsafeRawPointer.self))
 print(try SignatureEncoding(parsing: "d20@?0i8d12").cDeclaration(), try invocation.invoke([.signed(3), .double(0.5)]))
+print(Selector("rangeOfString:").argumentCount, HeaderReader().clang)
 SWIFT
 cd "$work/Client"
 swift build "$@"
 output=$(.build/debug/Client)
 echo "$output"
-if [ "$output" != "double (^)(int, double) 1.5" ]; then
+if [ "$output" != $'double (^)(int, double) 1.5\n1 clang' ]; then
   echo "FAIL the client printed '$output'" >&2
   exit 1
 fi
