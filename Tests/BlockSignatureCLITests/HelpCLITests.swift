@@ -471,7 +471,7 @@ import Testing
       --struct <struct>       The struct: its tag or a typedef of it.
       -I <dir>                A folder clang searches for headers.
       -D <name[=value]>       A macro clang defines.
-      --clang-argument <arg>  Another argument for clang (-std=c11, --sysroot=…).
+      --clang-argument <arg>  Another argument for clang (-std=gnu11, --sysroot=…).
       --clang <clang>         The clang to run: a path, or a name looked up in
                               PATH. (default: clang)
       --time-limit <seconds>  How long clang or the probe may run, then it is
@@ -535,7 +535,7 @@ import Testing
     --time-limit; 66 the header cannot be read, or clang or gnustep-config cannot
     be run.
 
-    USAGE: blocksig objc protocol <header> --protocol <protocol> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--gnustep] [--adopted] [--time-limit <seconds>] [--json]
+    USAGE: blocksig objc protocol <header> --protocol <protocol> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--gnustep] [--adopted] [--json]
 
     ARGUMENTS:
       <header>                The header that declares the protocol.
@@ -547,10 +547,10 @@ import Testing
       --clang-argument <arg>  Another argument for clang (-std=gnu11, --sysroot=…).
       --clang <clang>         The clang to run: a path, or a name looked up in
                               PATH. (default: clang)
-      --gnustep               Add GNUstep's flags, from gnustep-config.
-      --adopted               Also list the methods of the protocols it adopts.
       --time-limit <seconds>  How long clang or the probe may run, then it is
                               killed. (default: 120)
+      --gnustep               Add GNUstep's flags, from gnustep-config.
+      --adopted               Also list the methods of the protocols it adopts.
       --json                  Print JSON instead of text (the overview gives the
                               shape).
       --version               Show the version.

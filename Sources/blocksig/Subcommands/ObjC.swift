@@ -60,19 +60,7 @@ extension BlockSig.ObjC {
     @Option(name: .customLong("protocol"), help: "The protocol's name.")
     var protocolName: String
 
-    @Option(name: .customShort("I"), help: ArgumentHelp("A folder clang searches for headers.", valueName: "dir"))
-    var includeDirectories: [String] = []
-
-    @Option(name: .customShort("D"), help: ArgumentHelp("A macro clang defines.", valueName: "name[=value]"))
-    var macros: [String] = []
-
-    @Option(
-      name: .customLong("clang-argument"), parsing: .unconditionalSingleValue,
-      help: ArgumentHelp("Another argument for clang (-std=gnu11, --sysroot=…).", valueName: "arg"))
-    var clangArguments: [String] = []
-
-    @Option(help: "The clang to run: a path, or a name looked up in PATH.")
-    var clang = "clang"
+    @OptionGroup var clangOptions: ClangOptions
 
     @Flag(help: "Add GNUstep's flags, from gnustep-config.")
     var gnustep = false
@@ -80,16 +68,10 @@ extension BlockSig.ObjC {
     @Flag(help: "Also list the methods of the protocols it adopts.")
     var adopted = false
 
-    @Option(help: ArgumentHelp("How long clang or the probe may run, then it is killed.", valueName: "seconds"))
-    var timeLimit = 120
-
     @OptionGroup var jsonOption: JSONOption
 
-    func validate() throws {
-      guard timeLimit > 0 else { throw ValidationError("--time-limit must be at least 1 second.") }
-    }
-
     func run() throws {
+      try ClangOptions.requireFile(header)
       var arguments: [String] = []
       if gnustep {
         guard let flags = HeaderReader.gnustepArguments() else {
@@ -99,8 +81,7 @@ extension BlockSig.ObjC {
         }
         arguments += flags
       }
-      arguments += includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments
-      let reader = HeaderReader(clang: clang, arguments: arguments, timeLimit: timeLimit)
+      let reader = clangOptions.reader(leading: arguments)
       let description: ObjCProtocolDescription
       do {
         description = try reader.objcProtocol(header: header, named: protocolName, includingAdopted: adopted)

@@ -44,40 +44,13 @@ extension BlockSig {
     @Option(name: .customLong("struct"), help: "The struct: its tag or a typedef of it.")
     var record: String
 
-    @Option(name: .customShort("I"), help: ArgumentHelp("A folder clang searches for headers.", valueName: "dir"))
-    var includeDirectories: [String] = []
-
-    @Option(name: .customShort("D"), help: ArgumentHelp("A macro clang defines.", valueName: "name[=value]"))
-    var macros: [String] = []
-
-    @Option(
-      name: .customLong("clang-argument"), parsing: .unconditionalSingleValue,
-      help: ArgumentHelp("Another argument for clang (-std=c11, --sysroot=…).", valueName: "arg"))
-    var clangArguments: [String] = []
-
-    @Option(help: "The clang to run: a path, or a name looked up in PATH.")
-    var clang = "clang"
-
-    @Option(help: ArgumentHelp("How long clang or the probe may run, then it is killed.", valueName: "seconds"))
-    var timeLimit = 120
+    @OptionGroup var clangOptions: ClangOptions
 
     @OptionGroup var jsonOption: JSONOption
 
-    func validate() throws {
-      guard timeLimit > 0 else { throw ValidationError("--time-limit must be at least 1 second.") }
-    }
-
     func run() throws {
-      // A directory is unreadable input (66), as a missing header is, not a header clang
-      // fails on.
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: header, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw Diagnostics.fail(ExitStatus.noInput, "\(header): is a directory, not a header")
-      }
-      let reader = HeaderReader(
-        clang: clang,
-        arguments: includeDirectories.map { "-I" + $0 } + macros.map { "-D" + $0 } + clangArguments,
-        timeLimit: timeLimit)
+      try ClangOptions.requireFile(header)
+      let reader = clangOptions.reader()
       let table: HeaderTable
       do {
         table = try reader.table(header: header, struct: record)
