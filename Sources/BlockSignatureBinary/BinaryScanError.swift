@@ -111,9 +111,6 @@ struct ScanWarnings {
   }
 }
 
-/// Formats `value` as `0x…` lower-case hex.
+/// Formats `value` as `0x…` lower-case hex (``BinaryInteger/hexadecimal(digits:prefixed:)``).
 @inline(__always)
-func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
-
-@inline(__always)
-func hex(_ value: Int) -> String { value < 0 ? "-0x" + String(-value, radix: 16) : "0x" + String(value, radix: 16) }
+func hex(_ value: some BinaryInteger) -> String { value.hexadecimal() }

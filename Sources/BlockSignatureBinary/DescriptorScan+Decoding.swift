@@ -132,9 +132,7 @@ extension DescriptorScan {
             extendedLayout =
               range.isEmpty
               ? ""
-              : image.bytes.base[range].map {
-                String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
-              }.joined()
+              : image.bytes.base[range].map { $0.hexadecimal(digits: 2, prefixed: false) }.joined()
           }
         case .null?:
           extendedLayout = "0x0"

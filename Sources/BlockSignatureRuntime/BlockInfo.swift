@@ -153,7 +153,7 @@ public struct BlockInfo: Hashable, Sendable {
     if let descriptorError {
       throw unreadable(
         descriptorError, at: descriptorAddress,
-        "descriptor at 0x\(String(descriptorAddress, radix: 16)) (\(partsSize) bytes for flags \(flags))")
+        "descriptor at \(descriptorAddress.hexadecimal()) (\(partsSize) bytes for flags \(flags))")
     }
 
     // The accessors read the copies: the copied header points at the copied descriptor. A
@@ -183,7 +183,7 @@ public struct BlockInfo: Hashable, Sendable {
     guard size >= header, size <= 1 << 30 else {
       throw BlockInspectionError(
         kind: .implausibleSize, address: descriptorAddress, blockAddress: address,
-        reason: "descriptor at 0x\(String(descriptorAddress, radix: 16)) records a block size of \(size) bytes "
+        reason: "descriptor at \(descriptorAddress.hexadecimal()) records a block size of \(size) bytes "
           + "(a block is at least \(header))")
     }
 
@@ -207,12 +207,12 @@ public struct BlockInfo: Hashable, Sendable {
     if let signature {
       switch memory.cString(at: signature, limit: Self.signatureLimit) {
       case .failure(let error):
-        throw unreadable(error, at: signature, "signature at 0x\(String(signature, radix: 16))")
+        throw unreadable(error, at: signature, "signature at \(signature.hexadecimal())")
       case .success(let read):
         guard read.terminated else {
           throw BlockInspectionError(
             kind: .unterminatedSignature, address: signature, blockAddress: address,
-            reason: "signature at 0x\(String(signature, radix: 16)) has no NUL within "
+            reason: "signature at \(signature.hexadecimal()) has no NUL within "
               + "\(read.bytes.count) readable bytes")
         }
         signatureBytes = read.bytes
@@ -231,7 +231,7 @@ public struct BlockInfo: Hashable, Sendable {
         let read: (bytes: [UInt8], terminated: Bool)
         switch memory.cString(at: layoutWord, limit: 4096) {
         case .failure(let error):
-          throw unreadable(error, at: layoutWord, "extended layout at 0x\(String(layoutWord, radix: 16))")
+          throw unreadable(error, at: layoutWord, "extended layout at \(layoutWord.hexadecimal())")
         case .success(let bytes):
           read = bytes
         }
@@ -240,7 +240,7 @@ public struct BlockInfo: Hashable, Sendable {
         } catch {
           throw BlockInspectionError(
             kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), blockAddress: address,
-            reason: "extended layout at 0x\(String(layoutWord, radix: 16)): \(error.reason)")
+            reason: "extended layout at \(layoutWord.hexadecimal()): \(error.reason)")
         }
       }
     } else {

@@ -63,5 +63,5 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
 
   /// The block's address, then the reason, which names the failing address when it is not the
   /// block's: `block at 0x5000: descriptor at 0x4 (16 bytes for flags 0x2) is not readable memory`.
-  public var description: String { "block at 0x\(String(blockAddress ?? address, radix: 16)): \(reason)" }
+  public var description: String { "block at \((blockAddress ?? address).hexadecimal()): \(reason)" }
 }

@@ -13,7 +13,7 @@ extension MethodSignature {
   ///   has no signature (no `BLOCK_HAS_SIGNATURE`, or a NULL pointer), or a malformed one.
   public init(block: BlockInfo, model: DataModel = .x86_64SysV) throws(SignatureError) {
     guard let bytes = block.signatureBytes else {
-      let address = "0x" + String(block.address, radix: 16)
+      let address = block.address.hexadecimal()
       throw SignatureError(
         kind: .missingSignature, signature: "",
         reason: block.flags.contains(.hasSignature)

@@ -53,7 +53,7 @@ public struct SymbolInfo: Hashable, Sendable, Codable {
   /// `name`, else `nearest+0xoffset`, else nil.
   public var displayName: String? {
     if let name { return name }
-    if let nearestName, let nearestOffset { return "\(nearestName)+0x\(String(nearestOffset, radix: 16))" }
+    if let nearestName, let nearestOffset { return "\(nearestName)+\(nearestOffset.hexadecimal())" }
     return nil
   }
 }

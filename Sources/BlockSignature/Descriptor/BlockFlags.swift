@@ -72,8 +72,8 @@ public struct BlockFlags: OptionSet, Hashable, Sendable, Codable, CustomStringCo
 
   /// The flags as hexadecimal followed by their names.
   public var description: String {
-    let hex = String(UInt32(bitPattern: rawValue), radix: 16)
-    return names.isEmpty ? "0x\(hex)" : "0x\(hex) [\(names.joined(separator: ", "))]"
+    let hex = UInt32(bitPattern: rawValue).hexadecimal()
+    return names.isEmpty ? hex : "\(hex) [\(names.joined(separator: ", "))]"
   }
 
   @available(*, unavailable, renamed: "hasSignature")

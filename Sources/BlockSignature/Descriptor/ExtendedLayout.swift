@@ -145,12 +145,13 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
       let low = Int(byte & 0xf)
       guard let opcode = Opcode(rawValue: high) else {
         throw DecodingError(
-          kind: .reservedOpcode, offset: offset, reason: "reserved opcode \(high) in byte 0x\(String(byte, radix: 16))")
+          kind: .reservedOpcode, offset: offset,
+          reason: "reserved opcode \(high) in byte \(byte.hexadecimal(digits: 2))")
       }
       if opcode == .escape {
         throw DecodingError(
           kind: .reservedEscapeCount, offset: offset,
-          reason: "escape with reserved count \(low) in byte 0x0\(String(byte, radix: 16))")
+          reason: "escape with reserved count \(low) in byte \(byte.hexadecimal(digits: 2))")
       }
       instructions.append(Instruction(opcode: opcode, count: low + 1))
       offset += 1

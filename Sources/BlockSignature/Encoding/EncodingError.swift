@@ -109,8 +109,7 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
 
   static func quote(_ byte: UInt8) -> String {
     if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-    let hex = String(byte, radix: 16)
-    return "0x" + (hex.count == 1 ? "0" + hex : hex)
+    return byte.hexadecimal(digits: 2)
   }
 }
 

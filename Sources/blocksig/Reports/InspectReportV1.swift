@@ -19,7 +19,7 @@ struct InspectReportV1: Encodable {
       symbol = info?.name
       nearestSymbol = info?.displayName
       if let name = info?.name ?? info?.nearestName, let readable = SymbolDemangler.demangle(name) {
-        demangled = info?.name != nil ? readable : readable + "+0x" + String(info?.nearestOffset ?? 0, radix: 16)
+        demangled = info?.name != nil ? readable : readable + "+" + hex(info?.nearestOffset ?? 0)
       }
       image = info?.imagePath
     }

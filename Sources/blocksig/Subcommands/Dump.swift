@@ -197,7 +197,7 @@ extension BlockSig {
       var result = ""
       for scalar in text.unicodeScalars {
         if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+          result += "\\x" + scalar.value.hexadecimal(digits: 2, prefixed: false)
         } else {
           result.unicodeScalars.append(scalar)
         }
@@ -210,7 +210,7 @@ extension BlockSig {
     static func invokeNames(_ block: ScannedBlock, demangling: Bool = false) -> [String] {
       func name(_ code: CodeReference) -> String? {
         let symbol = demangling ? code.symbol.map { SymbolDemangler.demangle($0) ?? $0 } : code.symbol
-        return symbol.map(escaped) ?? code.address.map { "0x" + String($0, radix: 16) }
+        return symbol.map(escaped) ?? code.address.map(hex)
       }
       var names: [String] = []
       for literal in block.literals { if let name = name(literal.invoke) { names.append(name) } }
@@ -229,10 +229,9 @@ extension BlockSig {
         let place: String
         if let address = block.descriptor.address {
           place =
-            "0x" + String(address, radix: 16) + " " + block.descriptor.section + "+0x"
-            + String(block.descriptor.sectionOffset, radix: 16)
+            hex(address) + " " + block.descriptor.section + "+" + hex(block.descriptor.sectionOffset)
         } else {
-          place = block.descriptor.section + "+0x" + String(block.descriptor.sectionOffset, radix: 16)
+          place = block.descriptor.section + "+" + hex(block.descriptor.sectionOffset)
         }
         var line = "  \(place)  \(block.kind.rawValue)  size \(block.size)  \(escaped(block.signature ?? "-"))"
         if let declaration = block.declaration { line += "  \(escaped(declaration))" }

@@ -140,7 +140,7 @@ extension BlockSig {
       }
       let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: info.isa)
       try report(
-        info, place: "0x\(String(address, radix: 16)) in process \(pid)", runtimes: runtimes,
+        info, place: "\(hex(address)) in process \(pid)", runtimes: runtimes,
         loaded: "mapped in process \(pid)"
       ) {
         InspectReportV1(

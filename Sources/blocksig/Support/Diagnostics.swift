@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockSignature
 import Foundation
 
 /// Writes diagnostics to stderr; stdout holds results only.
@@ -35,4 +36,4 @@ enum JSONOutput {
 }
 
 /// `0x…` spelling of an address.
-func hex(_ value: UInt) -> String { "0x" + String(value, radix: 16) }
+func hex(_ value: some BinaryInteger) -> String { value.hexadecimal() }

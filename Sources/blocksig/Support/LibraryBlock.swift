@@ -48,7 +48,7 @@ struct LibraryBlock {
   /// not be called or trusted further; nil when it is one.
   static func blockClassFailure(_ info: BlockInfo, place: String) -> Failure? {
     guard !info.isaIsBlockClass else { return nil }
-    let isa = "0x" + String(info.isa, radix: 16)
+    let isa = hex(info.isa)
     return Failure(
       code: ExitStatus.dataError,
       message:
