@@ -22,17 +22,22 @@ extension DynamicBlock {
     /// narrow integer written here is widened afterwards as the ABI wants.
     public let result: UnsafeMutableRawPointer
     let strings: CStringTable
+    /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
+    /// by one of its `implement` methods that take a handler), or nil for a block made on its
+    /// own. It is the delegate's whether or not C passed it to this call.
+    public let context: UnsafeMutableRawPointer?
 
     init(
       interface: CallInterface, block: UnsafeRawPointer,
       argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-      result: UnsafeMutableRawPointer, strings: CStringTable
+      result: UnsafeMutableRawPointer, strings: CStringTable, context: UnsafeMutableRawPointer?
     ) {
       self.interface = interface
       self.block = block
       self.argumentPointers = argumentPointers
       self.result = result
       self.strings = strings
+      self.context = context
     }
 
     /// The block's signature.
