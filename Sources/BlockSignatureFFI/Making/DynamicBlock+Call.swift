@@ -66,6 +66,26 @@ extension DynamicBlock {
       interface.argumentShapes[index + 1].load(from: argumentAddress(index))
     }
 
+    /// Parameter `index` as a typed value, each union in it read as the member `unionMember`
+    /// picks for its path (`[]` for a union parameter itself; see
+    /// ``CValue/init(loading:from:model:unionMember:)``).
+    ///
+    ///     // void (^)(union { int i; float f; }, int which)
+    ///     let which = Int(call.argumentAddress(1).load(as: Int32.self))
+    ///     let value = try call.argument(0) { _ in which }
+    ///
+    /// - Throws: ``InvocationError`` with ``InvocationError/Kind/outOfRange`` when the chooser
+    ///   picks a member the union does not have.
+    public func argument(_ index: Int, unionMember: (_ path: [String]) -> Int) throws(InvocationError) -> CValue {
+      do throws(ValueError) {
+        return try withoutActuallyEscaping(unionMember) { chooser throws(ValueError) in
+          try interface.argumentShapes[index + 1].load(from: argumentAddress(index), path: [], unionMember: chooser)
+        }
+      } catch {
+        throw InvocationError(kind: error.kind, argument: index, path: error.path, reason: error.reason)
+      }
+    }
+
     /// Every parameter as a typed value.
     public var arguments: [CValue] {
       (0..<argumentCount).map(argument)
