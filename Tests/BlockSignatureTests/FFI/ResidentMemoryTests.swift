@@ -6,7 +6,8 @@ import Testing
 /// A million cycles of the made-block and delegate life cycles leave resident memory where it
 /// was, each measured in a process of its own so that no other test allocates meanwhile. Under
 /// AddressSanitizer, whose quarantine keeps freed memory, resident memory is not compared.
-@Suite struct ResidentMemoryTests {
+/// One child at a time: each keeps a core busy for about a minute of a debug build.
+@Suite(.serialized) struct ResidentMemoryTests {
   typealias Add = @convention(block) (Int32, Int32) -> Int32
   typealias AddMember = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> Int32
 

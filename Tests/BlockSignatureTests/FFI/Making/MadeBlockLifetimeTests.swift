@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 
 /// A C library, compiled with clang -fblocks, that calls and keeps blocks and function pointers.
+/// It is not linked with a blocks runtime: `Block_copy` resolves to the one the process has
+/// loaded (the toolchain's), so no second runtime comes in.
 enum LifetimeFixture {
   static let source = #"""
     #include <Block.h>
@@ -19,7 +21,7 @@ enum LifetimeFixture {
 
   nonisolated(unsafe) static let library: Result<UnsafeMutableRawPointer, any Error> = Result {
     let (_, product) = try Toolchain.compileC(
-      source, fileName: "lifetime.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w", "-lBlocksRuntime"],
+      source, fileName: "lifetime.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w"],
       output: "liblifetime.so")
     guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
       throw LoadFailure(message: String(cString: dlerror()))
