@@ -61,7 +61,7 @@ extension DynamicBlock {
     }
 
     /// Parameter `index` as a typed value (a union reads as its first member, a `char *` as a
-    /// string).
+    /// string; ``argument(_:unionMember:)`` reads a union as another member).
     public func argument(_ index: Int) -> CValue {
       interface.argumentShapes[index + 1].load(from: argumentAddress(index))
     }

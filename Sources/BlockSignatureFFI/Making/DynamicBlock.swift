@@ -29,7 +29,8 @@ import CBlockABI
 /// generic code.
 public final class DynamicBlock: @unchecked Sendable {
   /// A handler given typed values, one per parameter (the block itself left out), that returns
-  /// the block's result (``CValue/void`` for a `void` block).
+  /// the block's result (``CValue/void`` for a `void` block). A union reads as its first
+  /// member; a raw handler reads it as another with ``Call/argument(_:unionMember:)``.
   public typealias Handler = @Sendable ([CValue]) throws -> CValue
   /// A handler given the raw view of a call: argument addresses and the result buffer.
   public typealias RawHandler = @Sendable (Call) throws -> Void
