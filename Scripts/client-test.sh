@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds Tests/ClientPackage, a package that depends on this one by path as a new user's
-# would, runs its executables (MakeClient under both blocks runtimes: the toolchain's, and
-# Debian's preloaded; ObjCClient, the README's Objective-C example), and checks that the one
-# using only the core product (BlockSignature) needs neither libBlocksRuntime, libffi nor an
-# Objective-C runtime.
+# would, runs its executables (LifetimeClient built optimized; MakeClient under both blocks
+# runtimes: the toolchain's, and Debian's preloaded; ObjCClient, the README's Objective-C
+# example), and checks that the one using only the core product (BlockSignature) needs
+# neither libBlocksRuntime, libffi nor an Objective-C runtime.
 #
 #   Scripts/client-test.sh [extra swift build arguments, e.g. -j 1]
 set -euo pipefail
@@ -41,6 +41,10 @@ else
     exit 1
   fi
 fi
+
+echo "== LifetimeClient, optimized (Swift releases objects right after their last use)"
+swift build --scratch-path "$scratch" -c release --product LifetimeClient "$@"
+"$(swift build --scratch-path "$scratch" -c release --show-bin-path)/LifetimeClient"
 
 echo "== CoreClient's libraries"
 status=0

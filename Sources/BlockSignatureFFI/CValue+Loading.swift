@@ -27,4 +27,38 @@ extension CValue {
       throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
     }
   }
+
+  /// Reads a value of `type` from its bytes at `address`, each union inside it read as the
+  /// member `unionMember` picks: the chooser gets the union's path inside the value, `[]` for
+  /// the value itself and, for example, `["member 1"]` for a union that is member 1 of a
+  /// structure (the path words of ``InvocationError/path``).
+  ///
+  ///     var number: Float = 1.5
+  ///     try CValue(loading: TypeEncoding(parsing: "(?=if)"), from: &number) { _ in 1 }  // .union(member: 1, value: .float(1.5))
+  ///
+  /// - Throws: ``InvocationError``: ``InvocationError/Kind/unsupportedType`` as
+  ///   ``init(loading:from:model:)`` throws it, ``InvocationError/Kind/outOfRange`` when the
+  ///   chooser picks a member the union does not have.
+  public init(
+    loading type: TypeEncoding, from address: UnsafeRawPointer, model: DataModel? = .host,
+    unionMember: (_ path: [String]) -> Int
+  ) throws(InvocationError) {
+    guard let model else {
+      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
+    }
+    let shape: ValueShape
+    do {
+      shape = try ValueShape(type, model: model)
+      try CallInterface.checkSize(of: shape)
+    } catch {
+      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
+    }
+    do throws(ValueError) {
+      self = try withoutActuallyEscaping(unionMember) { chooser throws(ValueError) in
+        try shape.load(from: address, path: [], unionMember: chooser)
+      }
+    } catch {
+      throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+    }
+  }
 }

@@ -21,6 +21,9 @@ struct CStringArena: ~Copyable {
     return pointer
   }
 
+  /// Whether the arena made no string of its own.
+  var isEmpty: Bool { pointers.isEmpty }
+
   /// A new NUL-terminated copy of `text`.
   static func duplicate(_ text: String) -> UnsafeMutablePointer<CChar> {
     let utf8 = Array(text.utf8)
@@ -119,8 +122,25 @@ extension ValueShape {
   static let cStringLimit = 1 << 24
 
   /// Reads the value at `address`. A `char *` that is not NULL is read as a C string, or is
-  /// ``CValue/pointer(_:)`` when its memory cannot be read.
+  /// ``CValue/pointer(_:)`` when its memory cannot be read. A union reads as its first member.
   package func load(from address: UnsafeRawPointer) -> CValue {
+    do {
+      return try load(from: address, path: [], unionMember: nil)
+    } catch {
+      preconditionFailure("a load with no member choice failed: \(error.reason)")
+    }
+  }
+
+  /// Reads the value at `address`, each union as the member `unionMember` picks for its path
+  /// inside the value (`[]` for the value itself, `["member 1", "element 0"]` inside), or as
+  /// its first member without a chooser.
+  ///
+  /// - Throws: ``ValueError`` when `unionMember` picks a member the union does not have.
+  func load(from address: UnsafeRawPointer, path: [String], unionMember: ((_ path: [String]) -> Int)?)
+    throws(ValueError) -> CValue
+  {
+    // Paths are built only for a chooser, which is the only reader of them.
+    func inner(_ step: @autoclosure () -> String) -> [String] { unionMember == nil ? [] : path + [step()] }
     switch self {
     case .empty: return .void
     case .integer(let size, let isSigned, _):
@@ -136,7 +156,10 @@ extension ValueShape {
         return .void
       #endif
     case .complex(let element, let elementSize):
-      return .complex(real: element.load(from: address), imaginary: element.load(from: address + elementSize))
+      return .complex(
+        real: try element.load(from: address, path: inner("real part"), unionMember: unionMember),
+        imaginary: try element.load(
+          from: address + elementSize, path: inner("imaginary part"), unionMember: unionMember))
     case .pointer(let isCString):
       let word = address.loadUnaligned(as: UInt.self)
       guard isCString else { return .pointer(word) }
@@ -148,11 +171,31 @@ extension ValueShape {
       case .failure: return .pointer(word)
       }
     case .record(_, let members):
-      return .aggregate(members.map { $0.shape.load(from: address + $0.offset) })
+      var values: [CValue] = []
+      values.reserveCapacity(members.count)
+      for (index, member) in members.enumerated() {
+        values.append(
+          try member.shape.load(from: address + member.offset, path: inner("member \(index)"), unionMember: unionMember)
+        )
+      }
+      return .aggregate(values)
     case .array(let count, let stride, let element):
-      return .aggregate((0..<count).map { element.load(from: address + $0 * stride) })
+      var values: [CValue] = []
+      values.reserveCapacity(count)
+      for index in 0..<count {
+        values.append(
+          try element.load(from: address + index * stride, path: inner("element \(index)"), unionMember: unionMember))
+      }
+      return .aggregate(values)
     case .union(_, let members):
-      return members.first.map { .union(member: 0, value: $0.load(from: address)) } ?? .aggregate([])
+      guard !members.isEmpty else { return .aggregate([]) }
+      let chosen = unionMember?(path) ?? 0
+      guard members.indices.contains(chosen) else {
+        throw ValueError(path, .outOfRange, "the union has \(members.count) members; there is no member \(chosen)")
+      }
+      return .union(
+        member: chosen,
+        value: try members[chosen].load(from: address, path: inner("member \(chosen)"), unionMember: unionMember))
     case .bitfield(let bitOffset, let width, let isSigned):
       let bits = Self.extract(width: width, atBit: bitOffset, from: address)
       return isSigned ? .signed(Int128(truncatingIfNeeded: Self.signExtend(bits, width: width))) : .unsigned(bits)

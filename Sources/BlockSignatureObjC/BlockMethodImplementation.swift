@@ -57,7 +57,9 @@ public final class BlockMethodImplementation: @unchecked Sendable {
   public convenience init(
     _ block: DynamicBlock, types: String, level: CompatibilityLevel = .abi, failure: DynamicBlock.FailurePolicy = .trap
   ) throws(ObjCError) {
-    try self.init(block: block.block, types: types, level: level, failure: failure)
+    // The block stays alive until the implementation has its own copy.
+    defer { withExtendedLifetime(block) {} }
+    try self.init(block: block.unsafeBlock, types: types, level: level, failure: failure)
   }
 
   /// The `IMP` to install; valid while this object lives.

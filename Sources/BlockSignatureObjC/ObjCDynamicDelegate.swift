@@ -80,9 +80,7 @@ public final class ObjCDynamicDelegate: @unchecked Sendable {
   public func implement(
     _ selector: Selector, with block: DynamicBlock, failure: DynamicBlock.FailurePolicy = .trap
   ) throws(ObjCError) {
-    try withExtendedLifetime(block) { () throws(ObjCError) in
-      try implement(selector, withBlock: block.block, failure: failure)
-    }
+    try block.withBlock { pointer throws(ObjCError) in try implement(selector, withBlock: pointer, failure: failure) }
   }
 
   /// Implements `selector` with a block made from `handler` and the method's types (the

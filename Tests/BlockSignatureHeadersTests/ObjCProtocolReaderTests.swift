@@ -181,6 +181,16 @@ import Testing
     }
   }
 
+  @Test func textFormIsLaidOutForThisMachineUnlessToldOtherwise() throws {
+    let text = "@protocol Counter\n- add:  required  v20@0:8i16\n@end\n"
+    #expect(try ObjCProtocolDescription(parsing: text).methods[0].signature.model == DataModel.host)
+    #expect(try ObjCProtocolDescription(parsing: text, model: .i386Linux).methods[0].signature.model == .i386Linux)
+    let error = try #require(throws: ObjCProtocolDescription.ParsingError.self) {
+      try ObjCProtocolDescription(parsing: text, model: nil)
+    }
+    #expect(error.line == 0)
+  }
+
   @Test func textFormKeepsCommentsAndClassMethods() throws {
     let text = """
       # a protocol written by hand

@@ -55,15 +55,15 @@ import Testing
       guard case .longDouble(let value) = arguments[1] else { return .longDouble(-1) }
       return .longDouble(value / 4)
     }
-    try install("half:", half.block)
+    try install("half:", half.unsafeBlock)
     let vector = try DynamicBlock(signature: "{?=ddd}@ddd") { arguments in
       .aggregate([arguments[3], arguments[2], arguments[1]])
     }
-    try install("vectorWith:::", vector.block)
+    try install("vectorWith:::", vector.unsafeBlock)
     let range = try DynamicBlock(signature: "{_NSRange=QQ}@QQ") { arguments in
       .aggregate([arguments[2], arguments[1]])
     }
-    try install("rangeFrom:length:", range.block)
+    try install("rangeFrom:length:", range.unsafeBlock)
     return try builder.register()
   }
 
@@ -202,7 +202,7 @@ import Testing
         guard case .signed(let a) = arguments[1], case .signed(let b) = arguments[2] else { return .signed(0) }
         return .signed(a * b)
       }
-      replacement = try child.replaceMethod("add:to:", block: product.block)
+      replacement = try child.replaceMethod("add:to:", block: product.unsafeBlock)
     }
     #expect(add(instance.pointer, 6, 7) == 42)
     #expect(counter.count == 0)
@@ -227,7 +227,7 @@ import Testing
       guard case .signed(let value) = sum else { return .signed(-2) }
       return .signed(value * 2)
     }
-    let replacement = try child.replaceMethod("add:to:", block: doubled.block)
+    let replacement = try doubled.withBlock { block throws(ObjCError) in try child.replaceMethod("add:to:", block: block) }
     previous.withLock { $0 = UInt(bitPattern: replacement.previousImplementation) }
     let instance = try child.makeInstance()
     let add = try OracleFixture.function(
@@ -249,8 +249,8 @@ import Testing
         guard case .signed(let value) = arguments[1] else { return .signed(0) }
         return .signed(value + 1)
       }
-      madeBlock = block.block
-      implementation = try ObjCRuntime.implementation(withBlock: block.block, types: "q24@0:8q16")
+      madeBlock = block.unsafeBlock
+      implementation = try ObjCRuntime.implementation(withBlock: block.unsafeBlock, types: "q24@0:8q16")
     }
     #expect(counter.count == 0)
     // The implementation's copy of a heap block is the same block, one reference more.

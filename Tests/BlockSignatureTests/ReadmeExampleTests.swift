@@ -52,7 +52,7 @@ extension ReadmeExampleTests {
       return .signed(a + b)
     }
     typealias Add = @convention(block) (Int32, Int32) -> Int32
-    #expect(unsafeBitCast(add.block, to: Add.self)(2, 3) == 5)
+    #expect(add.withBlock { unsafeBitCast($0, to: Add.self)(2, 3) } == 5)
 
     nonisolated(unsafe) var comparisons = 0
     let compare: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32 = { a, b in
@@ -61,9 +61,8 @@ extension ReadmeExampleTests {
     }
     let trampoline = try CFunctionTrampoline(block: unsafeBitCast(compare, to: UnsafeRawPointer.self))
     var numbers: [Int32] = [3, 1, 2]
-    qsort(
-      &numbers, 3, 4,
-      trampoline.unsafeFunction(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
+    typealias Compare = @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32
+    trampoline.withFunction(as: Compare.self) { qsort(&numbers, 3, 4, $0) }
     #expect(numbers == [1, 2, 3])
     #expect(comparisons > 0)
   }

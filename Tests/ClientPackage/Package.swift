@@ -32,6 +32,11 @@ let package = Package(
         .product(name: "BlockSignatureRuntime", package: library),
       ]
     ),
+    // Made blocks reached through withBlock, retainedBlock and withFunction, built optimized.
+    .executableTarget(
+      name: "LifetimeClient",
+      dependencies: [.product(name: "BlockSignatureFFI", package: library)]
+    ),
     // The README's Objective-C example, through BlockSignatureObjC (GNUstep on GCC's runtime).
     .executableTarget(
       name: "ObjCClient",

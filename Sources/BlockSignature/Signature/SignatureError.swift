@@ -63,5 +63,7 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
     public static var missingSignature: Kind { Kind(rawValue: "missingSignature") }
     /// An argument index is out of range.
     public static var argumentOutOfRange: Kind { Kind(rawValue: "argumentOutOfRange") }
+    /// No data model was given and none describes this machine (`DataModel.host` is nil).
+    public static var unknownDataModel: Kind { Kind(rawValue: "unknownDataModel") }
   }
 }

@@ -119,21 +119,7 @@ public final class DynamicDelegate: @unchecked Sendable {
 
   /// Implements `member` with a made block.
   public func implement(_ member: String, with block: DynamicBlock) throws(DelegateError) {
-    try withExtendedLifetime(block) { () throws(DelegateError) in try implement(member, withBlock: block.block) }
-  }
-
-  /// Implements `member` with a block made from `handler` and the member's own signature.
-  public func implement(
-    _ member: String, failure: DynamicBlock.FailurePolicy = .trap, handler: @escaping DynamicBlock.Handler
-  ) throws(DelegateError) {
-    let slot = try self.slot(member)
-    let block: DynamicBlock
-    do {
-      block = try DynamicBlock(signature: slot.interface.signature, failure: failure, handler: handler)
-    } catch {
-      throw DelegateError(kind: .uncallableMember, member: member, reason: error.description)
-    }
-    try implement(member, with: block)
+    try block.withBlock { pointer throws(DelegateError) in try implement(member, withBlock: pointer) }
   }
 
   /// The block implementing `member` (the delegate's copy), or nil.

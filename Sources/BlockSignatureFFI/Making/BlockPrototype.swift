@@ -1,7 +1,8 @@
-// What every block made for one signature shares, made once and kept for the process's life:
-// the call interface, the libffi closure that is their invoke, and their descriptor. A block
-// finds its own handler through its first argument, the block pointer, so one closure serves
-// every block of a signature.
+// What every block made for one signature shares: the call interface, the libffi closure that
+// is their invoke, and their descriptor. A block finds its own handler through its first
+// argument, the block pointer, so one closure serves every block of a signature. Each block's
+// state holds its prototype, so a prototype lives while any block made from it does; the cache
+// keeps the most recently used ones for blocks still to be made, up to a bound.
 
 import BlockSignature
 import CBlockABI
@@ -20,22 +21,49 @@ final class BlockPrototype: @unchecked Sendable {
   private let signatureBytes: UnsafeMutablePointer<CChar>
   let closure: FFIClosure
 
-  private static let cache = Mutex<[String: BlockPrototype]>([:])
+  /// The prototypes kept for blocks still to be made, with when each was last used.
+  private struct Cache {
+    var prototypes: [String: (prototype: BlockPrototype, lastUse: UInt64)] = [:]
+    var clock: UInt64 = 0
 
-  /// The prototype for `signature` written as `text`, made on first use.
+    mutating func use(_ text: String) -> BlockPrototype? {
+      guard let entry = prototypes[text] else { return nil }
+      clock += 1
+      prototypes[text] = (entry.prototype, clock)
+      return entry.prototype
+    }
+
+    /// Stores `prototype`, dropping the least recently used beyond `limit`: a dropped one lives
+    /// on while blocks made from it do.
+    mutating func store(_ prototype: BlockPrototype, limit: Int) {
+      clock += 1
+      prototypes[prototype.text] = (prototype, clock)
+      while prototypes.count > limit, let oldest = prototypes.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        prototypes[oldest.key] = nil
+      }
+    }
+  }
+
+  private static let cache = Mutex(Cache())
+
+  /// The most prototypes the cache keeps.
+  static let limit = 64
+
+  /// The prototype for `signature` written as `text`, made on first use or after the cache
+  /// dropped it.
   static func shared(for signature: MethodSignature, text: String) throws(InvocationError) -> BlockPrototype {
-    if let known = cache.withLock({ $0[text] }) { return known }
+    if let known = cache.withLock({ $0.use(text) }) { return known }
     let made = try BlockPrototype(signature: signature, text: text)
     // Two threads may make one at once: the first stored wins, the other is dropped unused.
-    return cache.withLock { prototypes in
-      if let known = prototypes[text] { return known }
-      prototypes[text] = made
+    return cache.withLock { cache in
+      if let known = cache.use(text) { return known }
+      cache.store(made, limit: limit)
       return made
     }
   }
 
-  /// The number of prototypes made: one per distinct signature text.
-  static var count: Int { cache.withLock { $0.count } }
+  /// The number of prototypes the cache keeps (at most ``limit``).
+  static var count: Int { cache.withLock { $0.prototypes.count } }
 
   private init(signature: MethodSignature, text: String) throws(InvocationError) {
     self.text = text

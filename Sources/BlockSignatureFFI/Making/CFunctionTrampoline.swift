@@ -12,12 +12,16 @@ import CFFI
 ///       return x < y ? -1 : x > y ? 1 : 0
 ///     }
 ///     let trampoline = try CFunctionTrampoline(block: unsafeBitCast(compare, to: UnsafeRawPointer.self))
-///     qsort(&numbers, numbers.count, 4, trampoline.unsafeFunction(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
+///     typealias Compare = @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32
+///     trampoline.withFunction(as: Compare.self) { qsort(&numbers, numbers.count, 4, $0) }
 ///
 /// The function takes the block's parameters, the block itself left out; with a declared
 /// signature (function, block or method form) the block's own must fit it at `level`, and the
 /// function follows the declaration. The trampoline holds a copy of the block and frees the
-/// function when it is released: C must not call the function after that.
+/// function when it is released: C must not call the function after that. Reach the function
+/// through ``withFunction(_:)`` or ``withFunction(as:_:)``, which keep the trampoline alive
+/// while they run; ``unsafeFunctionAddress`` is valid only while the trampoline lives, and an
+/// optimized build may release it right after the property is read.
 public final class CFunctionTrampoline: @unchecked Sendable {
   /// The call through the block the function makes.
   public let invocation: BlockInvocation
@@ -58,7 +62,9 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   public convenience init(
     _ block: DynamicBlock, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
-    try self.init(block: block.block, declaredSignature: declaredSignature, level: level)
+    // The block stays alive until the trampoline has its own copy.
+    defer { withExtendedLifetime(block) {} }
+    try self.init(block: block.unsafeBlock, declaredSignature: declaredSignature, level: level)
   }
 
   deinit {
@@ -66,14 +72,21 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     cif.deallocate()
   }
 
-  /// The function's address.
-  public var function: UnsafeRawPointer { closure.code }
+  /// The function's address, valid only while the trampoline lives: prefer
+  /// ``withFunction(_:)``.
+  ///
+  ///     let address = trampoline.unsafeFunctionAddress
+  ///     withExtendedLifetime(trampoline) { install(address) }  // only while it is alive
+  public var unsafeFunctionAddress: UnsafeRawPointer { closure.code }
 
-  /// The function as a Swift `@convention(c)` type. The type must match ``signature``: nothing
-  /// can check it.
+  /// The function as a Swift `@convention(c)` type, valid only while the trampoline lives:
+  /// prefer ``withFunction(as:_:)``. The type must match ``signature``: nothing can check it.
+  ///
+  ///     let compare = trampoline.unsafeFunction(as: Compare.self)
+  ///     withExtendedLifetime(trampoline) { qsort(&numbers, numbers.count, 4, compare) }
   public func unsafeFunction<Function>(as type: Function.Type = Function.self) -> Function {
     precondition(
       MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size, "\(Function.self) is not a function type")
-    return unsafeBitCast(function, to: Function.self)
+    return unsafeBitCast(unsafeFunctionAddress, to: Function.self)
   }
 }

@@ -22,17 +22,22 @@ extension DynamicBlock {
     /// narrow integer written here is widened afterwards as the ABI wants.
     public let result: UnsafeMutableRawPointer
     let strings: CStringTable
+    /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
+    /// by one of its `implement` methods that take a handler), or nil for a block made on its
+    /// own. It is the delegate's whether or not C passed it to this call.
+    public let context: UnsafeMutableRawPointer?
 
     init(
       interface: CallInterface, block: UnsafeRawPointer,
       argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-      result: UnsafeMutableRawPointer, strings: CStringTable
+      result: UnsafeMutableRawPointer, strings: CStringTable, context: UnsafeMutableRawPointer?
     ) {
       self.interface = interface
       self.block = block
       self.argumentPointers = argumentPointers
       self.result = result
       self.strings = strings
+      self.context = context
     }
 
     /// The block's signature.
@@ -56,9 +61,29 @@ extension DynamicBlock {
     }
 
     /// Parameter `index` as a typed value (a union reads as its first member, a `char *` as a
-    /// string).
+    /// string; ``argument(_:unionMember:)`` reads a union as another member).
     public func argument(_ index: Int) -> CValue {
       interface.argumentShapes[index + 1].load(from: argumentAddress(index))
+    }
+
+    /// Parameter `index` as a typed value, each union in it read as the member `unionMember`
+    /// picks for its path (`[]` for a union parameter itself; see
+    /// ``CValue/init(loading:from:model:unionMember:)``).
+    ///
+    ///     // void (^)(union { int i; float f; }, int which)
+    ///     let which = Int(call.argumentAddress(1).load(as: Int32.self))
+    ///     let value = try call.argument(0) { _ in which }
+    ///
+    /// - Throws: ``InvocationError`` with ``InvocationError/Kind/outOfRange`` when the chooser
+    ///   picks a member the union does not have.
+    public func argument(_ index: Int, unionMember: (_ path: [String]) -> Int) throws(InvocationError) -> CValue {
+      do throws(ValueError) {
+        return try withoutActuallyEscaping(unionMember) { chooser throws(ValueError) in
+          try interface.argumentShapes[index + 1].load(from: argumentAddress(index), path: [], unionMember: chooser)
+        }
+      } catch {
+        throw InvocationError(kind: error.kind, argument: index, path: error.path, reason: error.reason)
+      }
     }
 
     /// Every parameter as a typed value.

@@ -10,8 +10,7 @@ import CBlockABI
 ///       return .signed(a + b)
 ///     }
 ///     typealias Add = @convention(block) (Int32, Int32) -> Int32
-///     let swiftView = unsafeBitCast(add.block, to: Add.self)
-///     swiftView(2, 3)  // 5
+///     add.withBlock { unsafeBitCast($0, to: Add.self)(2, 3) }  // 5
 ///
 /// The block is a heap block with the signature in its descriptor (`BLOCK_HAS_SIGNATURE`),
 /// copy and dispose helpers that keep the handler alive, and `BLOCK_USE_STRET` where clang sets
@@ -22,11 +21,16 @@ import CBlockABI
 /// another. The handler is released once, when the last of them is released — which may be
 /// after the `DynamicBlock` is gone. See the article "Making blocks at run time".
 ///
-/// From Swift, cast ``block`` to the block type with `unsafeBitCast` where the type is concrete:
-/// Swift 6.3 on Linux crashes on a block-typed value inside unspecialized generic code.
+/// Reach the block through ``withBlock(_:)`` (valid while the closure runs) or
+/// ``retainedBlock()`` (a reference C owns): ``unsafeBlock`` is valid only while the
+/// `DynamicBlock` lives, and an optimized build may release the object right after the
+/// property is read. From Swift, cast the pointer to the block type with `unsafeBitCast` where
+/// the type is concrete: Swift 6.3 on Linux crashes on a block-typed value inside unspecialized
+/// generic code.
 public final class DynamicBlock: @unchecked Sendable {
   /// A handler given typed values, one per parameter (the block itself left out), that returns
-  /// the block's result (``CValue/void`` for a `void` block).
+  /// the block's result (``CValue/void`` for a `void` block). A union reads as its first
+  /// member; a raw handler reads it as another with ``Call/argument(_:unionMember:)``.
   public typealias Handler = @Sendable ([CValue]) throws -> CValue
   /// A handler given the raw view of a call: argument addresses and the result buffer.
   public typealias RawHandler = @Sendable (Call) throws -> Void
@@ -40,8 +44,13 @@ public final class DynamicBlock: @unchecked Sendable {
   public let signature: MethodSignature
   /// The signature text in the block's descriptor.
   public let signatureText: String
-  /// The block: a heap block the `DynamicBlock` holds one reference to.
-  public let block: UnsafeRawPointer
+  /// The block: a heap block the `DynamicBlock` holds one reference to, valid only while the
+  /// `DynamicBlock` lives. Swift may release the object right after this property is read;
+  /// prefer ``withBlock(_:)`` or ``retainedBlock()``.
+  ///
+  ///     let pointer = add.unsafeBlock
+  ///     withExtendedLifetime(add) { register(pointer) }  // only while `add` is alive
+  public let unsafeBlock: UnsafeRawPointer
 
   /// Makes a block of `signature` (block, method or function form) whose calls run `handler`.
   ///
@@ -66,7 +75,18 @@ public final class DynamicBlock: @unchecked Sendable {
     try self.init(signature: parsed, text: text, body: .raw(rawHandler), failure: failure)
   }
 
-  /// Makes a block of a parsed block-form `signature` whose calls run `handler`.
+  /// Makes a block of a parsed `signature` (block, method or function form, laid out for this
+  /// machine) whose calls run `handler`. A block-form signature keeps its offsets; any other
+  /// is converted to block form with clang's offsets.
+  ///
+  ///     let signature = try MethodSignature(parsing: "i@?ii", model: DataModel.host!)
+  ///     let add = try DynamicBlock(signature: signature) { arguments in
+  ///       guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
+  ///       return .signed(a + b)
+  ///     }
+  ///
+  /// - Throws: ``InvocationError``: a signature laid out for another machine, a type that
+  ///   cannot be called, a fallback value of the wrong type.
   public convenience init(
     signature: MethodSignature, failure: FailurePolicy = .trap, handler: @escaping Handler
   ) throws(InvocationError) {
@@ -74,7 +94,14 @@ public final class DynamicBlock: @unchecked Sendable {
     try self.init(signature: parsed, text: text, body: .typed(handler), failure: failure)
   }
 
-  /// Makes a block of a parsed block-form `signature` whose calls run `rawHandler`.
+  /// Makes a block of a parsed `signature` (block, method or function form, laid out for this
+  /// machine) whose calls run `rawHandler` on the call's raw view.
+  ///
+  ///     let twice = try DynamicBlock(signature: try MethodSignature(parsing: "d@?d", model: DataModel.host!)) { call in
+  ///       call.result.storeBytes(of: call.argumentAddress(0).load(as: Double.self) * 2, as: Double.self)
+  ///     }
+  ///
+  /// - Throws: ``InvocationError``, as the typed form does.
   public convenience init(
     signature: MethodSignature, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler
   ) throws(InvocationError) {
@@ -82,10 +109,22 @@ public final class DynamicBlock: @unchecked Sendable {
     try self.init(signature: parsed, text: text, body: .raw(rawHandler), failure: failure)
   }
 
-  private init(signature: MethodSignature, text: String, body: Body, failure: FailurePolicy) throws(InvocationError) {
+  /// Makes a block of a parsed `signature` (any form) whose calls run `body`, each call given
+  /// `context` (a delegate's).
+  convenience init(
+    signature: MethodSignature, body: Body, failure: FailurePolicy, context: UnsafeMutableRawPointer?
+  ) throws(InvocationError) {
+    let (parsed, text) = try Self.blockForm(of: signature)
+    try self.init(signature: parsed, text: text, body: body, failure: failure, context: context)
+  }
+
+  private init(
+    signature: MethodSignature, text: String, body: Body, failure: FailurePolicy,
+    context: UnsafeMutableRawPointer? = nil
+  ) throws(InvocationError) {
     // A stack literal, as clang builds one, moved to the heap by the runtime, whose call of the
     // copy helper gives the heap block its own reference to the state.
-    let copy = try Self.withLiteral(signature: signature, text: text, body: body, failure: failure) {
+    let copy = try Self.withLiteral(signature: signature, text: text, body: body, failure: failure, context: context) {
       literal throws(InvocationError) in
       guard let copy = _Block_copy(literal) else {
         throw InvocationError(kind: .preparationFailed, reason: "_Block_copy returned NULL")
@@ -94,18 +133,19 @@ public final class DynamicBlock: @unchecked Sendable {
     }
     self.signature = signature
     self.signatureText = text
-    self.block = UnsafeRawPointer(copy)
+    self.unsafeBlock = UnsafeRawPointer(copy)
   }
 
   /// Runs `use` with a stack literal of a block made for `signature`: the literal holds one
   /// reference to the state until `use` returns.
   static func withLiteral<Result>(
     signature: MethodSignature, text: String, body: Body, failure: FailurePolicy,
-    _ use: (UnsafeRawPointer) throws(InvocationError) -> Result
+    context: UnsafeMutableRawPointer? = nil, _ use: (UnsafeRawPointer) throws(InvocationError) -> Result
   ) throws(InvocationError) -> Result {
     let prototype = try BlockPrototype.shared(for: signature, text: text)
     try failure.validate(for: prototype.interface)
-    let state = Unmanaged.passRetained(MadeBlockState(prototype: prototype, body: body, failure: failure))
+    let state = Unmanaged.passRetained(
+      MadeBlockState(prototype: prototype, body: body, failure: failure, context: context))
     defer { state.release() }
     var literal = CBA_Block_made()
     cba_made_block_initialize(
@@ -115,12 +155,23 @@ public final class DynamicBlock: @unchecked Sendable {
   }
 
   deinit {
-    _Block_release(block)
+    _Block_release(unsafeBlock)
   }
 
-  /// The number of signature texts made blocks have been prepared for in this process: each
-  /// keeps one libffi closure and one descriptor for the process's life.
+  /// The number of signature texts whose prepared call (one libffi closure, call interface and
+  /// descriptor, shared by every block made for the text) is kept for blocks still to be made:
+  /// at most ``preparedSignatureLimit``.
+  ///
+  ///     _ = try DynamicBlock(signature: "v@?") { _ in .void }
+  ///     DynamicBlock.preparedSignatureCount  // 1 or more
   public static var preparedSignatureCount: Int { BlockPrototype.count }
+
+  /// The most signature texts whose prepared call is kept (64). Beyond it the least recently
+  /// used is dropped; blocks made from it keep it until the last of them is released, and a
+  /// block made later for that text prepares it again.
+  ///
+  ///     DynamicBlock.preparedSignatureCount <= DynamicBlock.preparedSignatureLimit  // true
+  public static var preparedSignatureLimit: Int { BlockPrototype.limit }
 
   /// `signature` in block form with the text its descriptor will hold.
   static func blockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {

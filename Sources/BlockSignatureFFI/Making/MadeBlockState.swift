@@ -9,13 +9,19 @@ final class MadeBlockState: @unchecked Sendable {
   let prototype: BlockPrototype
   let body: DynamicBlock.Body
   let failure: DynamicBlock.FailurePolicy
+  /// The context of the delegate whose member the block implements, handed to each call.
+  let context: UnsafeMutableRawPointer?
   /// Strings the block has returned to C.
   let strings = CStringTable()
 
-  init(prototype: BlockPrototype, body: DynamicBlock.Body, failure: DynamicBlock.FailurePolicy) {
+  init(
+    prototype: BlockPrototype, body: DynamicBlock.Body, failure: DynamicBlock.FailurePolicy,
+    context: UnsafeMutableRawPointer?
+  ) {
     self.prototype = prototype
     self.body = body
     self.failure = failure
+    self.context = context
   }
 
   /// The state a made block captures (unretained: the block holds it).
@@ -47,7 +53,8 @@ final class MadeBlockState: @unchecked Sendable {
     let interface = prototype.interface
     let returnShape = interface.returnShape
     let call = DynamicBlock.Call(
-      interface: interface, block: block, argumentPointers: arguments, result: result, strings: strings)
+      interface: interface, block: block, argumentPointers: arguments, result: result, strings: strings,
+      context: context)
     do {
       switch body {
       case .raw(let handler):

@@ -28,10 +28,14 @@ extension ObjCProtocolDescription {
   ///
   /// - Parameters:
   ///   - text: The text form.
-  ///   - model: The data model the signatures are laid out for.
+  ///   - model: The data model the signatures are laid out for (this machine's by default, as
+  ///     for every description used for live calls).
   /// - Throws: ``ParsingError`` for a line that is not a method, a signature that is not in
-  ///   method form, or a method listed twice.
-  public init(parsing text: String, model: DataModel = .host ?? .x86_64SysV) throws(ParsingError) {
+  ///   method form, or a method listed twice; at line 0 when `model` is nil.
+  public init(parsing text: String, model: DataModel? = .host) throws(ParsingError) {
+    guard let model else {
+      throw ParsingError(line: 0, message: "no data model describes this machine: pass one")
+    }
     var name: String?
     var adopted: [String] = []
     var methods: [Method] = []

@@ -84,6 +84,16 @@ import Testing
     #expect(try signature.converted(to: .method).description == "i24@0:8r*16")
   }
 
+  @Test func aLiveBlockIsLaidOutForThisMachineUnlessToldOtherwise() throws {
+    let block = try #require(bf_fixture_named("int_const_char_pointer")?.pointee.make?())
+    let info = try BlockInfo(inspecting: block)
+    #expect(try MethodSignature(block: info).model == DataModel.host)
+    #expect(try MethodSignature(block: info, model: .i386Linux).model == .i386Linux)
+    let error = try #require(throws: SignatureError.self) { try MethodSignature(block: info, model: nil) }
+    #expect(error.kind == .unknownDataModel)
+    #expect(error.signature == "i16@?0r*8")
+  }
+
   @Test func fromASwiftBlock() throws {
     let closure: @convention(block) (Int32, Double) -> Int32 = { a, _ in a }
     let signature = try withExtendedLifetime(closure) {

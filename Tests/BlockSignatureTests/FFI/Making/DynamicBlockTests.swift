@@ -23,14 +23,14 @@ final class Tracked: Sendable {
       guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
       return .signed(a + b)
     }
-    let add = unsafeBitCast(made.block, to: (@convention(block) (Int32, Int32) -> Int32).self)
+    let add = unsafeBitCast(made.unsafeBlock, to: (@convention(block) (Int32, Int32) -> Int32).self)
     #expect(add(2, 3) == 5)
     #expect(add(-7, 3) == -4)
   }
 
   @Test func inspectsLikeAClangBlock() throws {
     let made = try DynamicBlock(signature: "{?=qqq}16@?0d8") { _ in .aggregate([.signed(1), .signed(2), .signed(3)]) }
-    let info = try BlockInfo(inspecting: made.block)
+    let info = try BlockInfo(inspecting: made.unsafeBlock)
     #expect(info.signature == "{?=qqq}16@?0d8")
     #expect(info.flags.contains(.hasSignature))
     #expect(info.flags.contains(.hasCopyDispose))
@@ -47,7 +47,7 @@ final class Tracked: Sendable {
         _ = tracked
         return .void
       }
-      copy = _Block_copy(made.block)
+      copy = _Block_copy(made.unsafeBlock)
     }
     #expect(counter.count.load(ordering: .sequentiallyConsistent) == 0)
     _Block_release(copy)
@@ -70,7 +70,7 @@ extension DynamicBlockTests {
     let held = try clangBlockSignature(clangLiteral)
     let made = try DynamicBlock(signature: given) { _ in .signed(0) }
     #expect(made.signatureText == held)
-    #expect(try BlockInfo(inspecting: made.block).signature == held)
+    #expect(try BlockInfo(inspecting: made.unsafeBlock).signature == held)
   }
 
   @Test func refusesWhatCannotBeCalled() throws {
@@ -131,30 +131,29 @@ extension DynamicBlockTests {
     let zero = try DynamicBlock(
       signature: "i@?i", failure: .returnZero.reporting { error in reported.withLock { $0.append("\(error)") } },
       handler: { _ in throw Refusal() })
-    #expect(unsafeBitCast(zero.block, to: IntBlock.self)(7) == 0)
+    #expect(zero.withBlock { unsafeBitCast($0, to: IntBlock.self)(7) } == 0)
     #expect(reported.withLock { $0 } == ["Refusal()"])
 
     let fallback = try DynamicBlock(signature: "i@?i", failure: .returnValue(.signed(-1))) { arguments in
       guard case .signed(let x) = arguments[0], x >= 0 else { throw Refusal() }
       return .signed(x + 1)
     }
-    let call = unsafeBitCast(fallback.block, to: IntBlock.self)
-    #expect(call(1) == 2)
-    #expect(call(-5) == -1)
+    #expect(fallback.withBlock { unsafeBitCast($0, to: IntBlock.self)(1) } == 2)
+    #expect(fallback.withBlock { unsafeBitCast($0, to: IntBlock.self)(-5) } == -1)
 
     // A result of the wrong kind or out of range is a failure too, reported as the return value's.
     let wrong = try DynamicBlock(
       signature: "C@?",
       failure: .returnValue(.unsigned(9)).reporting { error in reported.withLock { $0.append("\(error)") } }
     ) { _ in .signed(300) }
-    #expect(unsafeBitCast(wrong.block, to: (@convention(block) () -> UInt8).self)() == 9)
+    #expect(wrong.withBlock { unsafeBitCast($0, to: (@convention(block) () -> UInt8).self)() } == 9)
     #expect(reported.withLock { $0.last }?.hasPrefix("return value: 300 does not fit unsigned char") == true)
   }
 
   @Test func aFailedHandlerStopsTheProcessByDefault() async {
     await #expect(processExitsWith: .failure) {
       let made = try DynamicBlock(signature: "v@?", handler: { _ in throw DynamicBlockTests.Refusal() })
-      unsafeBitCast(made.block, to: (@convention(block) () -> Void).self)()
+      unsafeBitCast(made.unsafeBlock, to: (@convention(block) () -> Void).self)()
     }
   }
 
@@ -163,7 +162,7 @@ extension DynamicBlockTests {
       guard case .signed(let x) = arguments[0] else { return .pointer(0) }
       return .string(x == 0 ? "zero" : "n\(x)")
     }
-    let call = unsafeBitCast(made.block, to: (@convention(block) (Int32) -> UnsafePointer<CChar>?).self)
+    let call = unsafeBitCast(made.unsafeBlock, to: (@convention(block) (Int32) -> UnsafePointer<CChar>?).self)
     let first = call(0)
     #expect(first.map { String(cString: $0) } == "zero")
     #expect(call(3).map { String(cString: $0) } == "n3")
@@ -175,7 +174,7 @@ extension DynamicBlockTests {
     let made = try DynamicBlock(signature: "c@?") { call in
       call.result.storeBytes(of: -3, as: Int8.self)
     }
-    let invocation = try BlockInvocation(block: made.block)
+    let invocation = try BlockInvocation(block: made.unsafeBlock)
     #expect(try invocation.invoke([]) == .signed(-3))
     var word = UInt64.max
     withUnsafeMutableBytes(of: &word) { buffer in
@@ -205,8 +204,8 @@ extension DynamicBlockTests {
         guard case .signed(let x) = arguments[0] else { return .aggregate([.double(0), .double(0)]) }
         return .aggregate([.double(Double(x)), .double(0.5)])
       }
-      let copy = _Block_copy(made.block)
-      let result = try BlockInvocation(block: made.block).invoke([.signed(Int128(index)), .string("x")])
+      let copy = _Block_copy(made.unsafeBlock)
+      let result = try BlockInvocation(block: made.unsafeBlock).invoke([.signed(Int128(index)), .string("x")])
       guard result == .aggregate([.double(Double(index)), .double(0.5)]) else { return -1 }
       _Block_release(copy)
     }

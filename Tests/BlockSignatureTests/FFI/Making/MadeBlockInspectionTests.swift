@@ -11,8 +11,8 @@ import Testing
     let made = try DynamicBlock(signature: "{S3=qqq}@?d*") { _ in .aggregate([.signed(1), .signed(2), .signed(3)]) }
     let clang = try clangBlockSignature(
       "^struct S3(double d, char *s) { struct S3 r = {0, 0, 0}; return r; }", prelude: "struct S3 { long a, b, c; };")
-    let info = try BlockInfo(inspecting: made.block)
-    let address = "0x" + String(UInt(bitPattern: made.block), radix: 16)
+    let info = try BlockInfo(inspecting: made.unsafeBlock)
+    let address = "0x" + String(UInt(bitPattern: made.unsafeBlock), radix: 16)
     // The block must outlive the read: Swift may release `made` after its last use.
     let run = try withExtendedLifetime(made) {
       try blocksig("inspect", "--pid", String(getpid()), "--address", address, "--json")

@@ -64,15 +64,16 @@ import Testing
         return expected
       }
     }()
-    #expect(try BlockInfo(inspecting: made!.block).usesStructReturn == clangInfo.usesStructReturn, "STRET as clang")
+    #expect(
+      try BlockInfo(inspecting: made!.unsafeBlock).usesStructReturn == clangInfo.usesStructReturn, "STRET as clang")
     let typed = Buffer(size)
-    call(made!.block, typed.pointer)
+    call(made!.unsafeBlock, typed.pointer)
     try expectSeen(seen, testCase)
     try expectResult(index, testCase, typed, direct: direct, path: "typed")
 
     // A copy C keeps, called on another thread after the Swift owner is gone, then released.
     let keep = try Self.symbol("bs_keep", as: Keep.self)
-    let kept = keep(made!.block)
+    let kept = keep(made!.unsafeBlock)
     made = nil
     seen.arguments.withLock { $0 = nil }
     let threaded = Buffer(size)
@@ -91,7 +92,7 @@ import Testing
     }
     last.pointee = 0
     let raw = Buffer(size)
-    call(forwarding.block, raw.pointer)
+    forwarding.withBlock { call($0, raw.pointer) }
     if testCase.returnType == nil { #expect(last.pointee == directLast, "raw: the clang block saw other arguments") }
     try expectResult(index, testCase, raw, direct: direct, path: "raw")
 
@@ -100,7 +101,7 @@ import Testing
     #expect(trampoline.signature.numberOfArguments == testCase.parameters.count)
     last.pointee = 0
     let function = Buffer(size)
-    try Self.symbol("case\(index)_callfn", as: Call.self)(trampoline.function, function.pointer)
+    try Self.symbol("case\(index)_callfn", as: Call.self)(trampoline.unsafeFunctionAddress, function.pointer)
     if testCase.returnType == nil {
       #expect(last.pointee == directLast, "trampoline: the clang block saw other arguments")
     }

@@ -47,11 +47,12 @@ do {
       return .signed(x * Int128(y))
     }
     for _ in 0..<2 {
-      guard let copy = blockCopy(made.block) else { fail("_Block_copy returned NULL") }
-      check(copy == UnsafeMutableRawPointer(mutating: made.block), "a heap block's copy is the block itself")
+      let (copy, block) = made.withBlock { (blockCopy($0), $0) }
+      guard let copy else { fail("_Block_copy returned NULL") }
+      check(copy == UnsafeMutableRawPointer(mutating: block), "a heap block's copy is the block itself")
       copies.append(copy)
     }
-    let info = try BlockInfo(inspecting: made.block)
+    let info = try made.withBlock { block throws(BlockInspectionError) in try BlockInfo(inspecting: block) }
     check(info.referenceCount == 3, "reference count \(info.referenceCount.map(String.init) ?? "none"), expected 3")
   }
   check(Tracked.deinits == 0, "the handler died while copies live")

@@ -1,0 +1,44 @@
+// Reaching a made block's pointer without letting it dangle: a scope in which the
+// `DynamicBlock` is kept alive, or a reference of the block's own that C owns.
+
+import CBlockABI
+
+extension DynamicBlock {
+  /// Runs `body` with the block, which stays valid until `body` returns (the `DynamicBlock` is
+  /// kept alive for the call, even in an optimized build), and returns what `body` returns.
+  ///
+  ///     typealias Add = @convention(block) (Int32, Int32) -> Int32
+  ///     let sum = add.withBlock { unsafeBitCast($0, to: Add.self)(2, 3) }  // 5
+  ///
+  /// Code that keeps the block past `body` must `_Block_copy` it, or take ``retainedBlock()``.
+  /// Do not return the block as a Swift block type: the result is generic.
+  ///
+  /// - Throws: What `body` throws.
+  public func withBlock<Result, Failure: Error>(
+    _ body: (UnsafeRawPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withExtendedLifetime(self) { () throws(Failure) -> Result in try body(unsafeBlock) }
+  }
+
+  /// A reference to the block that the caller owns: valid until it is released with
+  /// `_Block_release`, however long before that the `DynamicBlock` goes away. The handler
+  /// lives until the last reference is released.
+  ///
+  ///     let block = try makeAdder().retainedBlock()  // the DynamicBlock is gone at once
+  ///     registerCallback(block)                      // C calls it, later releases it
+  ///
+  /// The corresponding blocks runtime call is `_Block_copy`, which for a heap block adds a
+  /// reference and returns the same address.
+  public func retainedBlock() -> UnsafeRawPointer {
+    withBlock { block in
+      guard let copy = _Block_copy(block) else {
+        preconditionFailure("_Block_copy of a heap block returned NULL")
+      }
+      return UnsafeRawPointer(copy)
+    }
+  }
+
+  /// The block, valid only while the `DynamicBlock` lives.
+  @available(*, deprecated, renamed: "unsafeBlock", message: "use withBlock(_:) or retainedBlock()")
+  public var block: UnsafeRawPointer { unsafeBlock }
+}
