@@ -6,7 +6,6 @@
 import BlockSignature
 import CBlockABI
 import CFFI
-import Synchronization
 
 /// The shared parts of the blocks made for one signature text.
 final class BlockPrototype: @unchecked Sendable {
@@ -20,7 +19,7 @@ final class BlockPrototype: @unchecked Sendable {
   private let signatureBytes: UnsafeMutablePointer<CChar>
   let closure: FFIClosure
 
-  private static let cache = Mutex<[String: BlockPrototype]>([:])
+  private static let cache = Locked<[String: BlockPrototype]>([:])
 
   /// The prototype for `signature` written as `text`, made on first use.
   static func shared(for signature: MethodSignature, text: String) throws(InvocationError) -> BlockPrototype {
