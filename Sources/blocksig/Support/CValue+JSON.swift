@@ -187,7 +187,7 @@ private struct JSONConversion {
         kind: .typeMismatch, path: path, reason: "expected an integer for \(name), got \(json.kindName)")
     }
     guard let (isNegative, magnitude) = Self.parseInteger(text) else {
-      let shown = json.compact
+      let shown = Self.excerpt(json.compact)
       throw ConversionError(
         kind: .typeMismatch, path: path,
         reason:
@@ -195,13 +195,22 @@ private struct JSONConversion {
       )
     }
     guard let magnitude else {
-      throw ConversionError(kind: .outOfRange, path: path, reason: "\(text) does not fit \(name) (more than 128 bits)")
+      throw ConversionError(
+        kind: .outOfRange, path: path, reason: "\(Self.excerpt(text)) does not fit \(name) (more than 128 bits)")
     }
     guard isNegative else { return .unsigned(magnitude) }
     guard magnitude <= UInt128(1) << 127 else {
-      throw ConversionError(kind: .outOfRange, path: path, reason: "\(text) does not fit \(name) (more than 128 bits)")
+      throw ConversionError(
+        kind: .outOfRange, path: path, reason: "\(Self.excerpt(text)) does not fit \(name) (more than 128 bits)")
     }
     return .signed(magnitude == UInt128(1) << 127 ? .min : -Int128(magnitude))
+  }
+
+  /// `text` as a message shows it: whole up to 100 characters, else its first 100 followed by
+  /// `…` and its length, so a huge argument does not come back in full.
+  static func excerpt(_ text: String) -> String {
+    guard text.count > 100 else { return text }
+    return "\(text.prefix(100))… (\(text.utf8.count) bytes)"
   }
 
   /// `-?digits` or `-?0x hex digits`: the sign and the magnitude (nil when over 128 bits), or
@@ -236,11 +245,12 @@ private struct JSONConversion {
     switch json {
     case .number(let text):
       guard let number = F(text) else {
-        throw ConversionError(kind: .typeMismatch, path: path, reason: "\(text) is not a number")
+        throw ConversionError(kind: .typeMismatch, path: path, reason: "\(Self.excerpt(text)) is not a number")
       }
       guard number.isFinite else {
         throw ConversionError(
-          kind: .outOfRange, path: path, reason: "\(text) does not fit \(name) (its magnitude is too large)")
+          kind: .outOfRange, path: path,
+          reason: "\(Self.excerpt(text)) does not fit \(name) (its magnitude is too large)")
       }
       return number
     case .string("inf"), .string("+inf"): return .infinity
@@ -249,7 +259,7 @@ private struct JSONConversion {
     default:
       throw ConversionError(
         kind: .typeMismatch, path: path,
-        reason: "expected a number (or \"inf\", \"-inf\", \"nan\") for \(name), got \(json.compact)")
+        reason: "expected a number (or \"inf\", \"-inf\", \"nan\") for \(name), got \(Self.excerpt(json.compact))")
     }
   }
 
@@ -266,7 +276,8 @@ private struct JSONConversion {
     let number = try integer(json, name: name, path: path)
     guard case .unsigned(let value) = number, value <= UInt128(UInt.max) else {
       throw ConversionError(
-        kind: .outOfRange, path: path, reason: "\(json.compact) is not an address (0...\(UInt.max)) for \(name)")
+        kind: .outOfRange, path: path,
+        reason: "\(Self.excerpt(json.compact)) is not an address (0...\(UInt.max)) for \(name)")
     }
     return UInt(value)
   }
@@ -281,12 +292,12 @@ private struct JSONConversion {
     else {
       throw ConversionError(
         kind: .typeMismatch, path: path,
-        reason: "expected {\"member\": K, \"value\": V} for \(name), got \(json.compact)")
+        reason: "expected {\"member\": K, \"value\": V} for \(name), got \(Self.excerpt(json.compact))")
     }
     guard case .number(let text) = memberJSON, let index = Int(text) else {
       throw ConversionError(
         kind: .typeMismatch, path: path,
-        reason: "the union's \"member\" must be a member index, got \(memberJSON.compact)")
+        reason: "the union's \"member\" must be a member index, got \(Self.excerpt(memberJSON.compact))")
     }
     guard fields.indices.contains(index) else {
       throw ConversionError(
