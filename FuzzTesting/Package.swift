@@ -41,6 +41,29 @@ let package = Package(
       name: "FuzzExtendedLayout",
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),
+    // The next three need libffi's headers (BlockSignatureFFI). The last two compile blocksig's
+    // JSON files through the links in their CLI/ folders.
+    .executableTarget(
+      name: "FuzzCallbackTable",
+      dependencies: [
+        .product(name: "BlockSignature", package: "BlockSignature"),
+        .product(name: "BlockSignatureFFI", package: "BlockSignature"),
+      ],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzCValueJSON",
+      dependencies: [
+        .product(name: "BlockSignature", package: "BlockSignature"),
+        .product(name: "BlockSignatureFFI", package: "BlockSignature"),
+      ],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzTypedCall",
+      dependencies: [
+        .product(name: "BlockSignature", package: "BlockSignature"),
+        .product(name: "BlockSignatureFFI", package: "BlockSignature"),
+      ],
+      swiftSettings: swiftSettings),
   ],
   swiftLanguageModes: [.v6]
 )

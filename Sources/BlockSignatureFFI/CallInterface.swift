@@ -78,8 +78,7 @@ package final class CallInterface: @unchecked Sendable {
     cif = .allocate(capacity: 1)
     let status = ffi_prep_cif(cif, cffi_default_abi(), UInt32(types.count), returnType, argumentTypes)
     guard status == FFI_OK else {
-      cif.deallocate()
-      argumentTypes.deallocate()
+      // Every stored property is set: deinit runs on the throw and frees the two buffers.
       throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_cif returned status \(status.rawValue)")
     }
   }

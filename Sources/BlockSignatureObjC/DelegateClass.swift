@@ -1,7 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
 import CBlockSignatureObjC
-import Synchronization
 
 /// The class behind the dynamic delegates of one protocol and method list: a subclass of
 /// `NSObject` made at run time, with one libffi closure per method and an instance variable
@@ -36,7 +35,7 @@ final class DelegateClass: @unchecked Sendable {
   }
 
   static let stateVariable = "_blockSignatureDelegateState"
-  private static let classes = Mutex<[String: DelegateClass]>([:])
+  private static let classes = Locked<[String: DelegateClass]>([:])
 
   /// The class for `protocolName` and `methods`, made on first use.
   static func shared(protocolName: String, methods: [ObjCMethodDescription]) throws(ObjCError) -> DelegateClass {

@@ -1,7 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
 import CBlockSignatureObjC
-import Synchronization
 
 /// A block implementing a delegate's method, with how it is called.
 final class DelegateImplementation: Sendable {
@@ -23,12 +22,12 @@ final class DelegateState: @unchecked Sendable {
   let delegateClass: DelegateClass
   let realDelegate: ObjCObject?
   /// One entry per method of the class: its block, or nil.
-  let implementations: Mutex<[DelegateImplementation?]>
+  let implementations: Locked<[DelegateImplementation?]>
 
   init(delegateClass: DelegateClass, realDelegate: ObjCObject?) {
     self.delegateClass = delegateClass
     self.realDelegate = realDelegate
-    implementations = Mutex(Array(repeating: nil, count: delegateClass.methods.count))
+    implementations = Locked(Array(repeating: nil, count: delegateClass.methods.count))
   }
 
   /// The state of a delegate object (nil once it is being deallocated).

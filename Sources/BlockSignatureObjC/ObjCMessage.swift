@@ -186,7 +186,7 @@ public final class ObjCMessage: @unchecked Sendable {
       message: "\(selector) takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(count)\(variadic)")
   }
 
-  private static let cache = Mutex<[CacheKey: ObjCMessage]>([:])
+  private static let cache = Locked<[CacheKey: ObjCMessage]>([:])
 
   private struct CacheKey: Hashable {
     var objcClass: UInt

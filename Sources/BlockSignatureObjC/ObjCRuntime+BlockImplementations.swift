@@ -1,9 +1,8 @@
 import BlockSignature
 import BlockSignatureFFI
-import Synchronization
 
 /// The implementations made from blocks that the runtime functions below hold, by address.
-private let registeredImplementations = Mutex<[UInt: BlockMethodImplementation]>([:])
+private let registeredImplementations = Locked<[UInt: BlockMethodImplementation]>([:])
 
 extension ObjCRuntime {
   /// `imp_implementationWithBlock`: an `IMP` for a method of `types` that calls `block` with

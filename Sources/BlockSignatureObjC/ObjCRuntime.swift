@@ -1,6 +1,6 @@
+import BlockSignatureFFI
 import CBlockSignatureObjC
 import Glibc
-import Synchronization
 
 /// GCC's Objective-C runtime in this process, and GNUstep Base (the Foundation classes) on it.
 ///
@@ -19,7 +19,7 @@ public enum ObjCRuntime {
     "libgnustep-base.so", "libgnustep-base.so.1.30", "libgnustep-base.so.1.29", "libgnustep-base.so.1.28",
   ]
 
-  private static let foundationLoad = Mutex<Result<Void, ObjCError>?>(nil)
+  private static let foundationLoad = Locked<Result<Void, ObjCError>?>(nil)
 
   /// Makes sure GNUstep Base's classes are in the runtime, loading the library
   /// (`dlopen`, `RTLD_GLOBAL`) when they are not. Later calls return at once.

@@ -282,4 +282,101 @@ import Testing
       #expect(help.stdout.contains(text), "\(text)")
     }
   }
+
+  /// A library handing out "blocks" that are not: memory read as a block header whose class is
+  /// a real block class but whose code pointers lead into data or nowhere, zeroed memory, a
+  /// plain structure, an unmapped address. Compiled by clang when first used.
+  static let hostileLibrary: Result<URL, any Error> = Result {
+    let source = """
+      extern void *_NSConcreteGlobalBlock[32];
+      extern void *_NSConcreteStackBlock[32];
+      struct descriptor { unsigned long reserved, size; const char *signature; };
+      struct descriptor_helpers { unsigned long reserved, size; void *copy, *dispose; const char *signature; };
+      struct literal { void *isa; int flags; int reserved; void *invoke; void *descriptor; };
+      static long data_words[8];
+      static struct descriptor plain = {0, sizeof(struct literal), "v8@?0"};
+      static struct descriptor_helpers helpers = {0, sizeof(struct literal), data_words, data_words, "v8@?0"};
+      /* BLOCK_IS_GLOBAL | BLOCK_HAS_SIGNATURE, invoke in data */
+      static struct literal invoke_in_data = {_NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, data_words, &plain};
+      static struct literal invoke_null = {_NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, 0, &plain};
+      static void nothing(void *block) { (void)block; }
+      /* A stack block (BLOCK_HAS_COPY_DISPOSE | BLOCK_HAS_SIGNATURE) whose helpers are data:
+         _Block_copy would call the copy helper. */
+      static struct literal helpers_in_data = {_NSConcreteStackBlock, (1 << 25) | (1 << 30), 0, (void *)nothing, &helpers};
+      static char zeroes[64];
+      static struct { double x, y; } point = {1.5, -2.5};
+      const void *hostile_invoke_in_data(void) { return &invoke_in_data; }
+      const void *hostile_invoke_null(void) { return &invoke_null; }
+      const void *hostile_helpers_in_data(void) { return &helpers_in_data; }
+      const void *hostile_zeroed_memory(void) { return zeroes; }
+      const void *hostile_struct(void) { return &point; }
+      const void *hostile_unmapped(void) { return (const void *)0x10; }
+      """
+    return try Toolchain.compileC(
+      source, fileName: "hostile.c", arguments: ["-shared", "-fPIC", "-w"], output: "libhostile.so"
+    ).product
+  }
+
+  /// Each is refused before anything of it is called or copied: exit 65, a message that says
+  /// what is wrong with it, nothing on stdout, no crash.
+  @Test(arguments: [
+    ("hostile_invoke_in_data", "is not a block: its invoke 0x"),
+    ("hostile_invoke_null", "is not a block: its invoke 0x0 is not in executable memory"),
+    ("hostile_helpers_in_data", "is not a block: its copy helper 0x"),
+    ("hostile_zeroed_memory", "is not a block: block at 0x"),
+    ("hostile_struct", "is not a block: block at 0x"),
+    ("hostile_unmapped", "is not a block: block at 0x10: the 32-byte block header is not readable memory"),
+  ])
+  func memoryThatIsNotABlockIsRefused(_ symbol: String, message: String) throws {
+    let library = try Self.hostileLibrary.get().path
+    let output = try Toolchain.run(Toolchain.blocksig, ["call", "--library", library, "--symbol", symbol])
+    #expect(output.status == 65, "\(output.stderr)")
+    #expect(output.stdout == "")
+    #expect(output.stderr.hasPrefix("blocksig call: error: \(library): '\(symbol)' "), "\(output.stderr)")
+    #expect(output.stderr.contains(message), "\(output.stderr)")
+    #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+  }
+
+  /// Arguments built to exhaust the parser or the conversion: 100 000 nested `[` (deeper
+  /// than the parser goes), an array of 20 000 members for a two-member structure, and 30 000
+  /// members for a four-element array member. Each is refused with exit 65 and a message
+  /// that names it; none is echoed back in full.
+  @Test func deepAndHugeJSONIsRefused() throws {
+    let deep = String(repeating: "[", count: 100_000)
+    let nested = try failure("--symbol", "bf_struct_named", deep)
+    #expect(nested.status == 65)
+    #expect(
+      nested.stderr == "blocksig call: error: argument 1: malformed JSON at byte 64: nested deeper than 64 levels\n")
+    let members = "[" + Array(repeating: "1", count: 20_000).joined(separator: ",") + "]"
+    let tooMany = try failure("--symbol", "bf_struct_named", members)
+    #expect(tooMany.status == 65)
+    #expect(
+      tooMany.stderr == "blocksig call: error: argument 1: expected 2 members for struct BFPoint, got 20000\n")
+    let elements = "[" + Array(repeating: "7", count: 30_000).joined(separator: ", ") + "]"
+    let tooManyElements = try failure("--symbol", "bf_struct_with_arrays", "[\(elements), [5, 6]]")
+    #expect(tooManyElements.status == 65)
+    #expect(
+      tooManyElements.stderr.hasPrefix(
+        "blocksig call: error: argument 1 → member 0: expected 4 elements for int[4], got 30000"),
+      "\(tooManyElements.stderr.prefix(300))")
+    #expect(tooManyElements.stderr.utf8.count < 1000)
+  }
+
+  /// A 100 000-byte string reaches a `char *` parameter whole (the block, declared as taking
+  /// and returning one, returns it), and the same string where an integer belongs is refused
+  /// with a message that shows its first and last 50 bytes and its length, not all of it.
+  @Test func hugeStringsArePassedOrRefused() throws {
+    let text = String(repeating: "x", count: 100_000)
+    #expect(
+      try result("--symbol", "bf_heap_captures_byref", "--signature", "*16@?0*8", "\"\(text)\"")
+        == "return  char *  \"\(text)\"\n")
+    let refused = try failure("--symbol", "bf_int_int", "\"\(text)\"")
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.hasPrefix(
+        "blocksig call: error: argument 1: expected an integer for int, got \"\(text.prefix(49))…\(text.suffix(49))\" (100002 bytes)"
+      ),
+      "\(refused.stderr.prefix(300))")
+    #expect(refused.stderr.utf8.count < 2000, "\(refused.stderr.utf8.count) bytes of error")
+  }
 }

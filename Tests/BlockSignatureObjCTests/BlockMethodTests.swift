@@ -227,7 +227,9 @@ import Testing
       guard case .signed(let value) = sum else { return .signed(-2) }
       return .signed(value * 2)
     }
-    let replacement = try doubled.withBlock { block throws(ObjCError) in try child.replaceMethod("add:to:", block: block) }
+    let replacement = try doubled.withBlock { block throws(ObjCError) in
+      try child.replaceMethod("add:to:", block: block)
+    }
     previous.withLock { $0 = UInt(bitPattern: replacement.previousImplementation) }
     let instance = try child.makeInstance()
     let add = try OracleFixture.function(

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureFFI
 import BlockSignatureRuntime
 import Foundation
 import Testing
@@ -58,6 +59,34 @@ import Testing
         == "UnsafeMutablePointer<((Int32, Int32, Int32), (Int32, Int32, Int32))>?")
     #expect(try TypeEncoding(parsing: "jf").swiftType() == "(Float, Float) /* _Complex */")
     #expect(Self.runSignatureHarness(Array(("v@?" + nested).utf8)) < 1_000_000)
+  }
+
+  /// FuzzTesting/Sources/FuzzTypedCall's first steps: the block made for the signature before
+  /// the NUL byte, then the invocation that calls it (the JSON values after the NUL byte are
+  /// read by blocksig's reader, which this target does not link). A refusal is an
+  /// `InvocationError`.
+  @discardableResult
+  static func runTypedCallHarness(_ bytes: [UInt8]) -> Result<Int, InvocationError> {
+    let signature = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    return Result { () throws(InvocationError) in
+      let block = try DynamicBlock(signature: signature, failure: .returnZero) { _ in .void }
+      return try BlockInvocation(block: block.block).argumentCount
+    }
+  }
+
+  /// FailCases/FuzzTypedCall/ffi-prep-cif-refuses-empty-structure: `i{q,Bgqq=}8@?0{S=dd}`. The
+  /// structure named `q,Bgqq` has no members, so libffi refuses the call interface
+  /// (`ffi_prep_cif` fails). `CallInterface`'s buffers are freed once, by its deinit, which
+  /// runs when an initializer that has set every property throws; the block is refused with
+  /// libffi's status.
+  @Test func preparedInterfaceRefusedByLibffiIsFreedOnce() throws {
+    let bytes = Array("i{q,Bgqq=}8@?0{S=dd}".utf8) + [0] + Array("[[1, 2, 3]]".utf8)
+    guard case .failure(let error) = Self.runTypedCallHarness(bytes) else {
+      Issue.record("the block was made")
+      return
+    }
+    #expect(error.kind == .preparationFailed)
+    #expect(error.reason.hasPrefix("ffi_prep_cif returned status"), "\(error)")
   }
 
   /// What FuzzTesting/Sources/FuzzBinaryScanner does with one input; nil when it throws.
@@ -208,6 +237,16 @@ import Testing
           // The harness's differential half: the single pass gives the tree's numbers.
           for model in DataModel.allBuiltIn {
             SignatureFrameTests.expectAgreement(bytes, model: model, sourceLocation: #_sourceLocation)
+          }
+        case "FuzzTypedCall":
+          Self.runTypedCallHarness(bytes)
+        case "FuzzCallbackTable":
+          let text = String(decoding: bytes, as: UTF8.self)
+          for model in DataModel.allBuiltIn {
+            guard let table = try? CallbackTable(parsing: text, name: "fuzz", model: model), model == .host else {
+              continue
+            }
+            _ = try? DynamicDelegate(table, unimplementedMembers: .returnZero)
           }
         default:
           Issue.record("\(target)/\(file): no harness for \(target)")

@@ -1,7 +1,6 @@
 import BlockSignature
 import BlockSignatureRuntime
 import CFFI
-import Synchronization
 
 /// A C callback table implemented by blocks (BlocksKit's `A2DynamicDelegate` for C APIs): each
 /// function member a libffi closure that forwards to the block implementing it — a clang block,
@@ -23,8 +22,10 @@ import Synchronization
 ///
 /// ``table`` and ``context`` are valid while the delegate lives. Implementing or removing a
 /// member while C calls through the table is safe: each call sees the block before or after the
-/// change, and a block being called stays alive until its call returns. C must not call through
-/// the table after the delegate is released.
+/// change, and a block being called stays alive until its call returns. Releasing the delegate
+/// while C is inside a member is safe too: that call finishes with its block and returns its
+/// result, and the member's closure and block are freed after it returns. C must not start a
+/// call through the table after the delegate is released: the table is freed with it.
 public final class DynamicDelegate: @unchecked Sendable {
   /// Another table and its context, called for the members the delegate has no block for.
   public struct RealDelegate: @unchecked Sendable {
@@ -60,7 +61,7 @@ public final class DynamicDelegate: @unchecked Sendable {
   public let unimplementedMembers: UnimplementedMembers
   let slots: [String: MemberSlot]
   /// Serialises changes to the table.
-  private let edits = Mutex<Void>(())
+  private let edits = Locked<Void>(())
   /// Strings written into data members.
   let strings = CStringTable()
 

@@ -3,7 +3,6 @@
 
 import BlockSignature
 import CFFI
-import Synchronization
 
 /// A block implementing a member, with how it is called.
 final class MemberImplementation: Sendable {
@@ -24,7 +23,7 @@ final class MemberSlot: @unchecked Sendable {
   /// delegate's function takes.
   let interface: CallInterface
   let realDelegate: DynamicDelegate.RealDelegate?
-  let current = Mutex<MemberImplementation?>(nil)
+  let current = Locked<MemberImplementation?>(nil)
   private(set) var closure: FFIClosure!
 
   init(member: CallbackTable.Member, signature: MethodSignature, realDelegate: DynamicDelegate.RealDelegate?)
@@ -41,7 +40,10 @@ final class MemberSlot: @unchecked Sendable {
       closure = try FFIClosure(cif: interface.cif, userData: Unmanaged.passUnretained(self).toOpaque()) {
         _, result, arguments, userData in
         guard let userData, let arguments else { return }
-        Unmanaged<MemberSlot>.fromOpaque(userData).takeUnretainedValue().respond(result: result, arguments: arguments)
+        // The call holds the slot (its closure, interface and block) until it returns, so a
+        // delegate released meanwhile frees them after it, on this thread.
+        let slot = Unmanaged<MemberSlot>.fromOpaque(userData).takeUnretainedValue()
+        withExtendedLifetime(slot) { slot.respond(result: result, arguments: arguments) }
       }
     } catch {
       throw DelegateError(kind: .uncallableMember, member: member.name, reason: error.description)

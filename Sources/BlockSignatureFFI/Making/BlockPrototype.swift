@@ -7,7 +7,6 @@
 import BlockSignature
 import CBlockABI
 import CFFI
-import Synchronization
 
 /// The shared parts of the blocks made for one signature text.
 final class BlockPrototype: @unchecked Sendable {
@@ -44,7 +43,7 @@ final class BlockPrototype: @unchecked Sendable {
     }
   }
 
-  private static let cache = Mutex(Cache())
+  private static let cache = Locked(Cache())
 
   /// The most prototypes the cache keeps.
   static let limit = 64

@@ -1,11 +1,9 @@
 // Strings a made block returns to C: C reads them after the handler has returned, so they live
 // as long as the block, one copy per distinct text.
 
-import Synchronization
-
 /// Interned NUL-terminated copies of strings, freed with the table.
 final class CStringTable: Sendable {
-  private let strings = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])
+  private let strings = Locked<[String: UnsafeMutablePointer<CChar>]>([:])
 
   /// The table's copy of `text`, made on first use; the same text gives the same pointer.
   func pointer(for text: String) -> UnsafeMutablePointer<CChar> {

@@ -91,7 +91,9 @@ extension BlockSig {
       } catch {
         throw fail(error.code, error.message)
       }
-      if let failure = LibraryBlock.blockClassFailure(loaded.info, place: loaded.place) {
+      if let failure = LibraryBlock.blockClassFailure(loaded.info, place: loaded.place)
+        ?? LibraryBlock.codeFailure(loaded.info, place: loaded.place)
+      {
         throw fail(failure.code, failure.message)
       }
       let invocation: BlockInvocation

@@ -35,7 +35,7 @@ extension BlockSig {
         // Neither `@?` first (a block) nor `@` then `:` (a method): only the function form
         // reads it, so say that it was read so.
         Diagnostics.warn(
-          "'\(Diagnostics.shortened(signature))' is neither a block signature (@? first) nor a method "
+          "'\(shortened(signature))' is neither a block signature (@? first) nor a method "
             + "signature (@ then :); read as a C function (a return type, then the arguments); "
             + "--from function says so and silences this")
       }

@@ -187,7 +187,7 @@ private struct JSONConversion {
         kind: .typeMismatch, path: path, reason: "expected an integer for \(name), got \(json.kindName)")
     }
     guard let (isNegative, magnitude) = Self.parseInteger(text) else {
-      let shown = Diagnostics.shortened(json.compact)
+      let shown = shortened(json.compact)
       throw ConversionError(
         kind: .typeMismatch, path: path,
         reason:
@@ -197,13 +197,13 @@ private struct JSONConversion {
     guard let magnitude else {
       throw ConversionError(
         kind: .outOfRange, path: path,
-        reason: "\(Diagnostics.shortened(text)) does not fit \(name) (more than 128 bits)")
+        reason: "\(shortened(text)) does not fit \(name) (more than 128 bits)")
     }
     guard isNegative else { return .unsigned(magnitude) }
     guard magnitude <= UInt128(1) << 127 else {
       throw ConversionError(
         kind: .outOfRange, path: path,
-        reason: "\(Diagnostics.shortened(text)) does not fit \(name) (more than 128 bits)")
+        reason: "\(shortened(text)) does not fit \(name) (more than 128 bits)")
     }
     return .signed(magnitude == UInt128(1) << 127 ? .min : -Int128(magnitude))
   }
@@ -240,12 +240,12 @@ private struct JSONConversion {
     switch json {
     case .number(let text):
       guard let number = F(text) else {
-        throw ConversionError(kind: .typeMismatch, path: path, reason: "\(Diagnostics.shortened(text)) is not a number")
+        throw ConversionError(kind: .typeMismatch, path: path, reason: "\(shortened(text)) is not a number")
       }
       guard number.isFinite else {
         throw ConversionError(
           kind: .outOfRange, path: path,
-          reason: "\(Diagnostics.shortened(text)) does not fit \(name) (its magnitude is too large)")
+          reason: "\(shortened(text)) does not fit \(name) (its magnitude is too large)")
       }
       return number
     case .string("inf"), .string("+inf"): return .infinity
@@ -255,7 +255,7 @@ private struct JSONConversion {
       throw ConversionError(
         kind: .typeMismatch, path: path,
         reason:
-          "expected a number (or \"inf\", \"-inf\", \"nan\") for \(name), got \(Diagnostics.shortened(json.compact))")
+          "expected a number (or \"inf\", \"-inf\", \"nan\") for \(name), got \(shortened(json.compact))")
     }
   }
 
@@ -273,7 +273,7 @@ private struct JSONConversion {
     guard case .unsigned(let value) = number, value <= UInt128(UInt.max) else {
       throw ConversionError(
         kind: .outOfRange, path: path,
-        reason: "\(Diagnostics.shortened(json.compact)) is not an address (0...\(UInt.max)) for \(name)")
+        reason: "\(shortened(json.compact)) is not an address (0...\(UInt.max)) for \(name)")
     }
     return UInt(value)
   }
@@ -288,12 +288,12 @@ private struct JSONConversion {
     else {
       throw ConversionError(
         kind: .typeMismatch, path: path,
-        reason: "expected {\"member\": K, \"value\": V} for \(name), got \(Diagnostics.shortened(json.compact))")
+        reason: "expected {\"member\": K, \"value\": V} for \(name), got \(shortened(json.compact))")
     }
     guard case .number(let text) = memberJSON, let index = Int(text) else {
       throw ConversionError(
         kind: .typeMismatch, path: path,
-        reason: "the union's \"member\" must be a member index, got \(Diagnostics.shortened(memberJSON.compact))")
+        reason: "the union's \"member\" must be a member index, got \(shortened(memberJSON.compact))")
     }
     guard fields.indices.contains(index) else {
       throw ConversionError(

@@ -54,4 +54,13 @@ struct LibraryBlock {
       message:
         "\(place) is not a block: its isa \(isa) (\(info.isaSymbol ?? "no symbol")) is not a blocks runtime class")
   }
+
+  /// The failure (65) for a block whose invoke function, or a helper its flags announce, does
+  /// not lie in executable memory: calling or copying it would crash; nil when all do.
+  static func codeFailure(_ info: BlockInfo, place: String) -> Failure? {
+    guard let (role, address) = info.codeOutsideExecutableMemory else { return nil }
+    return Failure(
+      code: ExitStatus.dataError,
+      message: "\(place) is not a block: its \(role) 0x\(String(address, radix: 16)) is not in executable memory")
+  }
 }

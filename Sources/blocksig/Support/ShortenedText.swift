@@ -1,16 +1,16 @@
-extension Diagnostics {
-  /// `text` as a diagnostic quotes a value: whole when it is at most `width` bytes, otherwise
-  /// its first and last `width / 2` bytes around `…`, and its length (`123…789 (100000
-  /// bytes)`), so a megabyte argument does not become a megabyte of message. Never cuts inside
-  /// a UTF-8 sequence.
-  static func shortened(_ text: String, width: Int = 100) -> String {
-    let bytes = Array(text.utf8)
-    guard bytes.count > width else { return text }
-    var head = width / 2
-    var tail = bytes.count - width / 2
-    while head > 0, bytes[head] & 0xC0 == 0x80 { head -= 1 }
-    while tail < bytes.count, bytes[tail] & 0xC0 == 0x80 { tail += 1 }
-    return String(decoding: bytes[..<head], as: UTF8.self) + "…" + String(decoding: bytes[tail...], as: UTF8.self)
-      + " (\(bytes.count) bytes)"
-  }
+// How a diagnostic quotes a value of any length (the fuzz harnesses compile this file too).
+
+/// `text` as a diagnostic quotes a value: whole when it is at most `width` bytes, otherwise
+/// its first and last `width / 2` bytes around `…`, and its length (`123…789 (100000
+/// bytes)`), so a megabyte argument does not become a megabyte of message. Never cuts inside
+/// a UTF-8 sequence.
+func shortened(_ text: String, width: Int = 100) -> String {
+  let bytes = Array(text.utf8)
+  guard bytes.count > width else { return text }
+  var head = width / 2
+  var tail = bytes.count - width / 2
+  while head > 0, bytes[head] & 0xC0 == 0x80 { head -= 1 }
+  while tail < bytes.count, bytes[tail] & 0xC0 == 0x80 { tail += 1 }
+  return String(decoding: bytes[..<head], as: UTF8.self) + "…" + String(decoding: bytes[tail...], as: UTF8.self)
+    + " (\(bytes.count) bytes)"
 }

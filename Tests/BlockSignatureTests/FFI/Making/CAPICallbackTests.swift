@@ -50,7 +50,8 @@ import Testing
   }
 
   @Test func pthreadStartRoutineCapturesState() throws {
-    let seen = Mutex<[Int]>([])
+    // Four threads contend for it: a lock ThreadSanitizer follows (see ThreadSafetyTests.Guarded).
+    let seen = ThreadSafetyTests.Guarded<[Int]>([])
     let start: @convention(block) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { argument in
       seen.withLock { $0.append(Int(bitPattern: argument)) }
       return UnsafeMutableRawPointer(bitPattern: 0xbeef)

@@ -1,0 +1,1 @@
+../../../../Sources/blocksig/Support/CValue+JSON.swift

@@ -1,0 +1,1 @@
+../../../../Sources/blocksig/Support/JSONValue.swift
