@@ -1,5 +1,3 @@
-import BlockSignature
-
 /// Why a JSON text does not parse, and the byte offset (from 0) where it stops making sense.
 struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   var offset: Int
@@ -263,9 +261,10 @@ struct JSONParser {
     }
   }
 
-  /// A byte for a message: `'x'`, or `byte 0x1f` for one that does not print.
+  /// A byte for a message: `'x'`, or `byte 0x1f` for one that does not print. Spelled here,
+  /// not with the core's hexadecimal formatter: the fuzz harnesses compile this file alone.
   private static func describe(_ byte: UInt8) -> String {
-    guard byte >= 0x21, byte < 0x7F else { return "byte " + byte.hexadecimal() }
+    guard byte >= 0x21, byte < 0x7F else { return "byte 0x" + String(byte, radix: 16) }
     return "'\(String(UnicodeScalar(byte)))'"
   }
 }
