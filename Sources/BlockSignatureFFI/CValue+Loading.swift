@@ -16,16 +16,7 @@ extension CValue {
   public init(loading type: TypeEncoding, from address: UnsafeRawPointer, model: DataModel? = .host)
     throws(InvocationError)
   {
-    guard let model else {
-      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
-    }
-    do {
-      let shape = try ValueShape(type, model: model)
-      try CallInterface.checkSize(of: shape)
-      self = shape.load(from: address)
-    } catch {
-      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
-    }
+    self = try ValueShape.ofValue(type, model: model).load(from: address)
   }
 
   /// Reads a value of `type` from its bytes at `address`, each union inside it read as the
@@ -43,16 +34,7 @@ extension CValue {
     loading type: TypeEncoding, from address: UnsafeRawPointer, model: DataModel? = .host,
     unionMember: (_ path: [String]) -> Int
   ) throws(InvocationError) {
-    guard let model else {
-      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
-    }
-    let shape: ValueShape
-    do {
-      shape = try ValueShape(type, model: model)
-      try CallInterface.checkSize(of: shape)
-    } catch {
-      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
-    }
+    let shape = try ValueShape.ofValue(type, model: model)
     do throws(ValueError) {
       self = try withoutActuallyEscaping(unionMember) { chooser throws(ValueError) in
         try shape.load(from: address, path: [], unionMember: chooser)

@@ -21,16 +21,7 @@ extension CValue {
   public func store(as type: TypeEncoding, to address: UnsafeMutableRawPointer, model: DataModel? = .host)
     throws(InvocationError)
   {
-    guard let model else {
-      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
-    }
-    let shape: ValueShape
-    do {
-      shape = try ValueShape(type, model: model)
-      try CallInterface.checkSize(of: shape)
-    } catch {
-      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
-    }
+    let shape = try ValueShape.ofValue(type, model: model)
     // Written to a zeroed buffer first, so that a value that does not fit leaves `address` as
     // it was.
     let size = max(shape.size, 1)

@@ -171,3 +171,20 @@ extension ValueShape {
     type.cDeclaration(for: model)
   }
 }
+
+extension ValueShape {
+  /// The shape of a value of `type` read from or written to memory on `model` (nil: no model
+  /// describes this machine), no larger than a call passes.
+  static func ofValue(_ type: TypeEncoding, model: DataModel?) throws(InvocationError) -> ValueShape {
+    guard let model else {
+      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
+    }
+    do {
+      let shape = try ValueShape(type, model: model)
+      try CallInterface.checkSize(of: shape)
+      return shape
+    } catch {
+      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
+    }
+  }
+}

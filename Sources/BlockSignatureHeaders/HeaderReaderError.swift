@@ -5,7 +5,7 @@
 ///       _ = try HeaderReader().objcProtocol(header: "delegate.h", named: "Missing")
 ///     } catch {
 ///       error.kind     // .notFound
-///       error.message  // "/work/delegate.h declares no protocol named 'Missing'" (the absolute path)
+///       error.message  // "/usr/include/delegate.h declares no protocol named 'Missing'" (the absolute path)
 ///     }
 public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The kinds of failure, grouped by whose fault it is: the caller's names, the machine
