@@ -15,7 +15,7 @@ import TestSupport
 /// and, for every case, `bs_keep`/`bs_release` (`Block_copy`, `Block_release`) and
 /// `bs_call_on_thread(call, block, out)`, which runs `call(block, out)` on a new thread.
 /// A block folds every argument into a hash; it returns a value made from the hash, or, when
-/// it returns `void`, stores the hash in `bs_last`.
+/// it returns `void`, stores the hash in `bs_last` (thread-local).
 struct RandomCallProgram: Sendable {
   struct Case: Sendable {
     var returnType: RandomCallType?
@@ -98,7 +98,9 @@ struct RandomCallProgram: Sendable {
   var source: String {
     var lines = [
       "#include <stdint.h>", "#include <string.h>", "#include <Block.h>", "#include <pthread.h>",
-      "uint64_t bs_last;",
+      // One per thread: the calling and making suites run side by side on one library, and
+      // each reads what its own call stored (dlsym gives the calling thread's copy).
+      "_Thread_local uint64_t bs_last;",
       "const void *bs_keep(const void *b) { return Block_copy(b); }",
       "void bs_release(const void *b) { Block_release(b); }",
       "struct bs_job { void (*call)(const void *, void *); const void *block; void *out; };",
