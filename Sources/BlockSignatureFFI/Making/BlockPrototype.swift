@@ -13,6 +13,8 @@ final class BlockPrototype: @unchecked Sendable {
   /// The signature as the descriptor holds it.
   let text: String
   let interface: CallInterface
+  /// What each call needs at hand.
+  let plan: CallPlan
   /// The flags of a literal before `_Block_copy`: helpers, signature, and `BLOCK_USE_STRET`
   /// where clang sets it (x86_64, a return value in memory).
   let flags: BlockFlags
@@ -67,11 +69,12 @@ final class BlockPrototype: @unchecked Sendable {
   private init(signature: MethodSignature, text: String) throws(InvocationError) {
     self.text = text
     interface = try CallInterface(signature: signature, model: signature.model)
+    plan = CallPlan(interface: interface)
     // The block pointer (argument 0) leads each call to its block's state.
     closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
       guard let result, let arguments, let blockSlot = arguments[0] else { return }
       let block = blockSlot.load(as: UnsafeRawPointer.self)
-      MadeBlockState.of(block).respond(block: block, result: result, arguments: arguments)
+      MadeBlockState.with(block) { $0.respond(block: block, result: result, arguments: arguments) }
     }
     var flags: BlockFlags = [.hasCopyDispose, .hasSignature]
     if signature.model.callingConvention == .systemV,

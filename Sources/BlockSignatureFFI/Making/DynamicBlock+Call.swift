@@ -14,37 +14,41 @@ extension DynamicBlock {
   ///       call.result.storeBytes(of: x * 2, as: Double.self)
   ///     }
   public struct Call {
-    let interface: CallInterface
+    /// The block's state, which the block holds while the handler runs.
+    unowned(unsafe) let state: MadeBlockState
     /// The block being called (the first argument C passed).
     public let block: UnsafeRawPointer
     let argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// Where the return value goes: ``resultSize`` bytes, zeroed before the handler runs. A
     /// narrow integer written here is widened afterwards as the ABI wants.
     public let result: UnsafeMutableRawPointer
-    let strings: CStringTable
-    /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
-    /// by one of its `implement` methods that take a handler), or nil for a block made on its
-    /// own. It is the delegate's whether or not C passed it to this call.
-    public let context: UnsafeMutableRawPointer?
+    /// The number of parameters, the block itself not counted.
+    public let argumentCount: Int
+    /// The plan's table of where each parameter is among `argumentPointers` (-1: not passed).
+    let passedSlots: UnsafeMutablePointer<Int>
 
     init(
-      interface: CallInterface, block: UnsafeRawPointer,
-      argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-      result: UnsafeMutableRawPointer, strings: CStringTable, context: UnsafeMutableRawPointer?
+      state: MadeBlockState, block: UnsafeRawPointer, argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+      result: UnsafeMutableRawPointer, argumentCount: Int, passedSlots: UnsafeMutablePointer<Int>
     ) {
-      self.interface = interface
+      self.state = state
       self.block = block
       self.argumentPointers = argumentPointers
       self.result = result
-      self.strings = strings
-      self.context = context
+      self.argumentCount = argumentCount
+      self.passedSlots = passedSlots
     }
+
+    var interface: CallInterface { state.interface }
+    var strings: CStringTable { state.strings }
+
+    /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
+    /// by one of its `implement` methods that take a handler), or nil for a block made on its
+    /// own. It is the delegate's whether or not C passed it to this call.
+    public var context: UnsafeMutableRawPointer? { state.context }
 
     /// The block's signature.
     public var signature: MethodSignature { interface.signature }
-
-    /// The number of parameters, the block itself not counted.
-    public var argumentCount: Int { interface.argumentShapes.count - 1 }
 
     /// The bytes of the return value (0 for `void`).
     public var resultSize: Int { interface.returnShape.size }
@@ -54,9 +58,8 @@ extension DynamicBlock {
     /// - Precondition: `0 <= index < argumentCount`.
     public func argumentAddress(_ index: Int) -> UnsafeRawPointer {
       precondition(index >= 0 && index < argumentCount, "argument \(index) of \(argumentCount)")
-      guard let passed = interface.passedIndex[index + 1], let address = argumentPointers[passed] else {
-        return UnsafeRawPointer(noBytes)
-      }
+      let passed = passedSlots[index]
+      guard passed >= 0, let address = argumentPointers[passed] else { return UnsafeRawPointer(noBytes) }
       return UnsafeRawPointer(address)
     }
 

@@ -3,31 +3,49 @@
 // it for each heap copy the runtime makes, the dispose helper releases it when a copy dies.
 
 import CBlockABI
+import Synchronization
 
 /// What a made block captures: its prototype, its handler, what to do when the handler fails.
 final class MadeBlockState: @unchecked Sendable {
   let prototype: BlockPrototype
-  let body: DynamicBlock.Body
+  /// The prototype's plan and interface, which live as long as it (held above).
+  unowned(unsafe) let plan: CallPlan
+  unowned(unsafe) let interface: CallInterface
+  /// One of the two handlers (the body's), kept apart so that a call reads it without
+  /// copying the enum.
+  let rawHandler: DynamicBlock.RawHandler?
+  let typedHandler: DynamicBlock.Handler?
   let failure: DynamicBlock.FailurePolicy
   /// The context of the delegate whose member the block implements, handed to each call.
   let context: UnsafeMutableRawPointer?
   /// Strings the block has returned to C.
   let strings = CStringTable()
+  /// The array a typed handler was last given, kept to be filled again: taken by one call at a
+  /// time (a call that finds it taken makes its own), and reused in place unless the handler
+  /// kept a copy of it.
+  private let spareIsTaken = Atomic<Bool>(false)
+  @exclusivity(unchecked) private var spareArguments: [CValue] = []
 
   init(
     prototype: BlockPrototype, body: DynamicBlock.Body, failure: DynamicBlock.FailurePolicy,
     context: UnsafeMutableRawPointer?
   ) {
     self.prototype = prototype
-    self.body = body
+    plan = prototype.plan
+    interface = prototype.interface
+    switch body {
+    case .raw(let handler): (rawHandler, typedHandler) = (handler, nil)
+    case .typed(let handler): (rawHandler, typedHandler) = (nil, handler)
+    }
     self.failure = failure
     self.context = context
   }
 
-  /// The state a made block captures (unretained: the block holds it).
-  static func of(_ block: UnsafeRawPointer) -> MadeBlockState {
+  /// Runs `body` with the state a made block captures, which the block holds while it is
+  /// called: no reference is counted.
+  static func with<Result>(_ block: UnsafeRawPointer, _ body: (MadeBlockState) -> Result) -> Result {
     let literal = block.assumingMemoryBound(to: CBA_Block_made.self)
-    return Unmanaged<MadeBlockState>.fromOpaque(literal.pointee.state!).takeUnretainedValue()
+    return Unmanaged<MadeBlockState>.fromOpaque(literal.pointee.state!)._withUnsafeGuaranteedRef(body)
   }
 
   /// The copy helper's work: the runtime has moved the literal's bytes; the copy holds the
@@ -50,23 +68,82 @@ final class MadeBlockState: @unchecked Sendable {
   func respond(
     block: UnsafeRawPointer, result: UnsafeMutableRawPointer, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) {
-    let interface = prototype.interface
-    let returnShape = interface.returnShape
     let call = DynamicBlock.Call(
-      interface: interface, block: block, argumentPointers: arguments, result: result, strings: strings,
-      context: context)
+      state: self, block: block, argumentPointers: arguments, result: result, argumentCount: plan.argumentCount,
+      passedSlots: plan.passedSlots)
     do {
-      switch body {
-      case .raw(let handler):
+      if let rawHandler {
         // A raw handler that writes nothing returns zero.
-        result.initializeMemory(as: UInt8.self, repeating: 0, count: returnShape.resultBytes)
-        try handler(call)
-      case .typed(let handler):
-        try call.setResult(try handler(call.arguments))  // setResult zeroes the buffer first
+        Self.zero(result, count: plan.resultBytes)
+        try rawHandler(call)
+      } else if let scalars = plan.scalarArguments, let typedHandler {
+        try respondToScalars(call, scalars, typedHandler)
+        return  // written and widened
+      } else if let typedHandler {
+        let value = try withArguments(count: call.argumentCount, load: call.argument) { try typedHandler($0) }
+        try call.setResult(value)  // setResult zeroes the buffer first
       }
     } catch {
       failure.respond(to: error, call: call)
     }
-    returnShape.widenResult(at: result)
+    plan.widenResult(at: result)
+  }
+
+  /// The typed path of a signature of scalars: each parameter read directly, the result
+  /// written directly when it is plainly of its type and in range (else through the checked
+  /// store, which names what is wrong).
+  private func respondToScalars(
+    _ call: DynamicBlock.Call, _ scalars: UnsafeMutablePointer<ScalarAccess>, _ handler: DynamicBlock.Handler
+  ) throws {
+    let value = try withArguments(
+      count: call.argumentCount,
+      load: { index in
+        scalars[index].load(from: call.argumentAddress(index))
+      }
+    ) { try handler($0) }
+    guard let access = plan.scalarResult else {
+      if case .void = value { return }
+      try call.setResult(value)  // the checked store's error
+      return
+    }
+    if !access.storeResult(value, at: call.result) {
+      try call.setResult(value)
+      plan.widenResult(at: call.result)
+    }
+  }
+
+  /// Runs `body` with the `count` values `load` reads, in the spare array when no other call
+  /// has it: no allocation once the array has its size.
+  private func withArguments(
+    count: Int, load: (Int) -> CValue, _ body: ([CValue]) throws -> CValue
+  ) rethrows -> CValue {
+    guard spareIsTaken.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+      return try body((0..<count).map(load))
+    }
+    var values: [CValue] = []
+    swap(&values, &spareArguments)
+    defer {
+      swap(&values, &spareArguments)
+      spareIsTaken.store(false, ordering: .releasing)
+    }
+    if values.count == count {
+      values.withUnsafeMutableBufferPointer { buffer in
+        for index in 0..<count { buffer[index] = load(index) }
+      }
+    } else {
+      values = (0..<count).map(load)
+    }
+    return try body(values)
+  }
+
+  /// Zeroes a result buffer of `count` bytes: one store for the common sizes.
+  @inline(__always)
+  static func zero(_ result: UnsafeMutableRawPointer, count: Int) {
+    switch count {
+    case 0: break
+    case 8: result.storeBytes(of: 0, as: UInt64.self)
+    case 4: result.storeBytes(of: 0, as: UInt32.self)
+    default: result.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    }
   }
 }

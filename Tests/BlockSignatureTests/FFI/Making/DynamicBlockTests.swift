@@ -169,6 +169,54 @@ extension DynamicBlockTests {
     #expect(call(0) == first, "one copy per distinct text")
   }
 
+  @Test func typedHandlersKeepTheArgumentsTheyAreGiven() throws {
+    // The array a typed handler gets is filled again for the next call only when no copy of it
+    // is kept: the kept ones keep their values.
+    let kept = Mutex<[[CValue]]>([])
+    let made = try DynamicBlock(signature: "d@?id") { arguments in
+      kept.withLock { $0.append(arguments) }
+      return .double(0)
+    }
+    let call = unsafeBitCast(made.unsafeBlock, to: (@convention(block) (Int32, Double) -> Double).self)
+    for index in 0..<3 { _ = withExtendedLifetime(made) { call(Int32(index), Double(index) / 2) } }
+    #expect(kept.withLock { $0 } == (0..<3).map { [.signed(Int128($0)), .double(Double($0) / 2)] })
+  }
+
+  @Test func typedCallsFromManyThreadsAgree() throws {
+    let made = try DynamicBlock(signature: "q@?iq") { arguments in
+      guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(0) }
+      return .signed(a * 1000 + b)
+    }
+    let wrong = Atomic<Int>(0)
+    made.withBlock { block in
+      let address = UInt(bitPattern: block)
+      DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        let call = unsafeBitCast(
+          UnsafeRawPointer(bitPattern: address)!, to: (@convention(block) (Int32, Int64) -> Int64).self)
+        for index in 0..<2_000 where call(Int32(thread), Int64(index)) != Int64(thread * 1000 + index) {
+          wrong.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    #expect(wrong.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func typedNarrowResultsAreWidenedForTheCaller() throws {
+    let signedShort = try DynamicBlock(signature: "s@?") { _ in .signed(-3) }
+    let unsignedShort = try DynamicBlock(signature: "S@?") { _ in .unsigned(0xFFFE) }
+    let flag = try DynamicBlock(signature: "B@?") { _ in .bool(true) }
+    for (made, expected) in [(signedShort, UInt64(bitPattern: -3)), (unsignedShort, 0xFFFE), (flag, 1)] {
+      let invocation = try BlockInvocation(block: made.unsafeBlock)
+      var word = UInt64(0x5555_5555_5555_5555)
+      withUnsafeMutableBytes(of: &word) { buffer in
+        [UnsafeRawPointer?]().withUnsafeBufferPointer {
+          invocation.invoke(result: buffer.baseAddress, arguments: $0.baseAddress ?? UnsafePointer(bitPattern: 8)!)
+        }
+      }
+      #expect(word == expected, "\(made.signatureText): the whole ffi_arg is extended")
+    }
+  }
+
   @Test func narrowResultsAreWidenedForTheCaller() throws {
     // A raw handler writes one byte; C callers read the whole register.
     let made = try DynamicBlock(signature: "c@?") { call in
