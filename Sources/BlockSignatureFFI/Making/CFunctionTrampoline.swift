@@ -27,8 +27,14 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   public let invocation: BlockInvocation
   /// The function's signature, in function form (no hidden argument).
   public let signature: MethodSignature
-  private let cif: UnsafeMutablePointer<ffi_cif>
-  private var closure: FFIClosure!
+  /// The code C calls: a register shift into the block's invoke where the arguments allow it
+  /// (x86-64), else a libffi closure that forwards each call through the invocation.
+  private var entry: Entry!
+
+  private enum Entry {
+    case shift(RegisterShiftStub)
+    case closure(FFIClosure, cif: UnsafeMutablePointer<ffi_cif>)
+  }
 
   /// Makes a function pointer that calls `block`.
   ///
@@ -43,18 +49,34 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     } catch {
       throw InvocationError(kind: .invalidSignature, reason: "the function form of \(invocation.signature): \(error)")
     }
+    if let stub = RegisterShiftStub(block: invocation.block, function: signature, blockForm: invocation.signature) {
+      entry = .shift(stub)
+    } else {
+      entry = try forwardingClosure()
+    }
+  }
+
+  /// A libffi closure for the function's interface that forwards each call to the block.
+  private func forwardingClosure() throws(InvocationError) -> Entry {
     let interface = invocation.interface
-    cif = .allocate(capacity: 1)
+    let cif = UnsafeMutablePointer<ffi_cif>.allocate(capacity: 1)
     let status = ffi_prep_cif(
       cif, cffi_default_abi(), UInt32(interface.passedCount - 1), interface.returnType, interface.argumentTypes + 1)
     guard status == FFI_OK else {
+      cif.deallocate()
       throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_cif returned status \(status.rawValue)")
     }
-    closure = try FFIClosure(cif: cif, userData: Unmanaged.passUnretained(self).toOpaque()) {
-      _, result, arguments, userData in
-      guard let userData, let arguments else { return }
-      Unmanaged<CFunctionTrampoline>.fromOpaque(userData).takeUnretainedValue().invocation
-        .forward(result: result, passed: arguments, skipping: 0)
+    do {
+      let closure = try FFIClosure(cif: cif, userData: Unmanaged.passUnretained(self).toOpaque()) {
+        _, result, arguments, userData in
+        guard let userData, let arguments else { return }
+        Unmanaged<CFunctionTrampoline>.fromOpaque(userData).takeUnretainedValue().invocation
+          .forward(result: result, passed: arguments, skipping: 0)
+      }
+      return .closure(closure, cif: cif)
+    } catch {
+      cif.deallocate()
+      throw error
     }
   }
 
@@ -68,8 +90,22 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   }
 
   deinit {
-    closure = nil  // before the interface it was prepared with
-    cif.deallocate()
+    if case .closure(_, let cif) = entry {
+      entry = nil  // the closure before the interface it was prepared with
+      cif.deallocate()
+    }
+  }
+
+  /// Whether C's calls go straight into the block: on x86-64 System V, when the block's
+  /// arguments sit one general-purpose register along from the function's (five such
+  /// registers or fewer, or four after a hidden return pointer), the function is a few
+  /// instructions that shift the registers and jump to the block's invoke. Otherwise each call
+  /// goes through a libffi closure and a second call into the block.
+  ///
+  ///     try CFunctionTrampoline(block: compare).callsTheBlockDirectly  // true for qsort's comparator
+  public var callsTheBlockDirectly: Bool {
+    if case .shift = entry { return true }
+    return false
   }
 
   /// The function's address, valid only while the trampoline lives: prefer
@@ -77,7 +113,12 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   ///
   ///     let address = trampoline.unsafeFunctionAddress
   ///     withExtendedLifetime(trampoline) { install(address) }  // only while it is alive
-  public var unsafeFunctionAddress: UnsafeRawPointer { closure.code }
+  public var unsafeFunctionAddress: UnsafeRawPointer {
+    switch entry! {
+    case .shift(let stub): stub.code
+    case .closure(let closure, _): closure.code
+    }
+  }
 
   /// The function as a Swift `@convention(c)` type, valid only while the trampoline lives:
   /// prefer ``withFunction(as:_:)``. The type must match ``signature``: nothing can check it.

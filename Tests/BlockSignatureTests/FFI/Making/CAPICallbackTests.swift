@@ -99,6 +99,22 @@ import Testing
     #expect(root == nil)
   }
 
+  @Test func directAndForwardedFunctionsAgreeWithCompiledCalls() throws {
+    // Five pointer-sized arguments: shifted into the block's registers.
+    let five: @convention(block) (Int, Int, Int, Int, Int) -> Int = { $0 - 2 * $1 + 3 * $2 - 4 * $3 + 5 * $4 }
+    let shifted = try CFunctionTrampoline(block: unsafeBitCast(five, to: UnsafeRawPointer.self))
+    #expect(shifted.callsTheBlockDirectly)
+    let fiveArguments = shifted.unsafeFunction(as: (@convention(c) (Int, Int, Int, Int, Int) -> Int).self)
+    #expect(withExtendedLifetime(shifted) { fiveArguments(1, 2, 3, 4, 5) } == five(1, 2, 3, 4, 5))
+
+    // Six: the block's sixth would go on the stack, so libffi forwards.
+    let six: @convention(block) (Int, Int, Int, Int, Int, Int) -> Int = { $0 + $1 + $2 + $3 + $4 - $5 }
+    let forwarded = try CFunctionTrampoline(block: unsafeBitCast(six, to: UnsafeRawPointer.self))
+    #expect(!forwarded.callsTheBlockDirectly)
+    let sixArguments = forwarded.unsafeFunction(as: (@convention(c) (Int, Int, Int, Int, Int, Int) -> Int).self)
+    #expect(withExtendedLifetime(forwarded) { sixArguments(1, 2, 3, 4, 5, 60) } == -45)
+  }
+
   @Test func aDeclaredFunctionSignatureIsChecked() throws {
     let count = Count()
     let block: ComparatorBlock = { _, _ in

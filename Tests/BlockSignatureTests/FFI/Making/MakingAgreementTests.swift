@@ -108,6 +108,26 @@ import Testing
     try expectResult(index, testCase, function, direct: direct, path: "trampoline")
   }
 
+  /// The random cases reach both kinds of trampoline, and the direct one with and without a
+  /// result in memory (the agreement above then holds for each).
+  @Test func trampolinesOfBothKindsAreCovered() throws {
+    var direct = 0, directInMemory = 0, forwarded = 0
+    for index in 0..<InvocationAgreementTests.count {
+      _ = try InvocationAgreementTests.library.get()
+      let clangBlock = try Self.symbol("case\(index)_block", as: (@convention(c) () -> UnsafeRawPointer).self)()
+      let trampoline = try CFunctionTrampoline(block: clangBlock)
+      guard trampoline.callsTheBlockDirectly else {
+        forwarded += 1
+        continue
+      }
+      direct += 1
+      if trampoline.signature.encoding.argumentPlacement(for: trampoline.signature.model).returnsInMemory == true {
+        directInMemory += 1
+      }
+    }
+    #expect(direct > directInMemory && directInMemory > 0 && forwarded > 0, "\(direct) \(directInMemory) \(forwarded)")
+  }
+
   private func expectSeen(_ seen: Seen, _ testCase: RandomCallProgram.Case) throws {
     let arguments = try #require(seen.arguments.withLock { $0 }, "the handler did not run")
     #expect(arguments.count == testCase.parameters.count)
