@@ -28,6 +28,9 @@ public final class BlockInvocation: @unchecked Sendable {
   /// The block, copied (`_Block_copy`) for the invocation's lifetime.
   public let block: UnsafeRawPointer
   package let interface: CallInterface
+  /// The text the invocation was prepared from (the block's signature, the declared one, the
+  /// level): equal keys, equal preparations. Nil for a block without a signature.
+  package let preparationKey: String?
   /// The block's invoke function, which libffi calls.
   package let invokeFunction: @convention(c) () -> Void
 
@@ -48,17 +51,19 @@ public final class BlockInvocation: @unchecked Sendable {
     } catch {
       throw InvocationError(kind: .notABlock, reason: error.description)
     }
-    let own: MethodSignature?
-    do {
-      own = info.signatureBytes == nil ? nil : try MethodSignature(block: info, model: model)
-    } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
+    let prepared: Prepared
+    // Blocks of one signature text, declared alike, share their preparation.
+    preparationKey = info.signatureBytes.map {
+      "\(String(decoding: $0, as: UTF8.self))\u{0}\(declaredSignature ?? "")\u{0}\(level)"
     }
-    signature = try Self.resolve(
-      own: own, declared: declaredSignature, level: level, model: model,
-      flagSet: info.flags.contains(.hasSignature))
-    blockSignature = own
-    interface = try CallInterface(signature: signature, model: model)
+    if let key = preparationKey {
+      prepared = try Self.cache.value(for: key) { () throws(InvocationError) in
+        try Self.prepare(info, declared: declaredSignature, level: level, model: model)
+      }
+    } else {
+      prepared = try Self.prepare(info, declared: declaredSignature, level: level, model: model)
+    }
+    (signature, blockSignature, interface) = (prepared.signature, prepared.own, prepared.interface)
     guard let invokeAddress = UnsafeRawPointer(bitPattern: info.invokeAddress) else {
       throw InvocationError(kind: .notABlock, reason: "the block's invoke pointer is NULL")
     }
@@ -71,6 +76,30 @@ public final class BlockInvocation: @unchecked Sendable {
 
   deinit {
     _Block_release(block)
+  }
+
+  /// What blocks of one signature text share: the signature calls follow, the block's own,
+  /// and the prepared interface.
+  struct Prepared {
+    var signature: MethodSignature
+    var own: MethodSignature?
+    var interface: CallInterface
+  }
+
+  private static let cache = PreparationCache<Prepared>(limit: 64)
+
+  private static func prepare(
+    _ info: BlockInfo, declared: String?, level: CompatibilityLevel, model: DataModel
+  ) throws(InvocationError) -> Prepared {
+    let own: MethodSignature?
+    do {
+      own = info.signatureBytes == nil ? nil : try MethodSignature(block: info, model: model)
+    } catch {
+      throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
+    }
+    let signature = try resolve(
+      own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
+    return Prepared(signature: signature, own: own, interface: try CallInterface(signature: signature, model: model))
   }
 
   /// The number of arguments a call takes: the block's parameters, the block itself not counted.

@@ -41,7 +41,13 @@ public struct BlocksRuntime: Hashable, Sendable, Codable {
   public var referenceCountConvention: ReferenceCountConvention
 
   /// The runtime that `_Block_copy` resolves to in the global scope, or nil if none is loaded.
-  public static var current: BlocksRuntime? {
+  public static var current: BlocksRuntime? { resolvedAtFirstUse ?? resolveCurrent() }
+
+  /// The global scope's `_Block_copy` is its first definition in load order, which a later
+  /// load cannot change: once found, it is kept.
+  private static let resolvedAtFirstUse = resolveCurrent()
+
+  private static func resolveCurrent() -> BlocksRuntime? {
     guard let handle = system_dlopen(nil, onlyIfLoaded: true) else { return nil }
     defer { system_dlclose(handle) }
     guard let copy = system_dlsym(handle, "_Block_copy") else { return nil }

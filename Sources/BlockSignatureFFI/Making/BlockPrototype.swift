@@ -22,49 +22,20 @@ final class BlockPrototype: @unchecked Sendable {
   private let signatureBytes: UnsafeMutablePointer<CChar>
   let closure: FFIClosure
 
-  /// The prototypes kept for blocks still to be made, with when each was last used.
-  private struct Cache {
-    var prototypes: [String: (prototype: BlockPrototype, lastUse: UInt64)] = [:]
-    var clock: UInt64 = 0
-
-    mutating func use(_ text: String) -> BlockPrototype? {
-      guard let entry = prototypes[text] else { return nil }
-      clock += 1
-      prototypes[text] = (entry.prototype, clock)
-      return entry.prototype
-    }
-
-    /// Stores `prototype`, dropping the least recently used beyond `limit`: a dropped one lives
-    /// on while blocks made from it do.
-    mutating func store(_ prototype: BlockPrototype, limit: Int) {
-      clock += 1
-      prototypes[prototype.text] = (prototype, clock)
-      while prototypes.count > limit, let oldest = prototypes.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-        prototypes[oldest.key] = nil
-      }
-    }
-  }
-
-  private static let cache = Locked(Cache())
+  /// The prototypes kept for blocks still to be made.
+  private static let cache = PreparationCache<BlockPrototype>(limit: 64)
 
   /// The most prototypes the cache keeps.
-  static let limit = 64
+  static var limit: Int { cache.limit }
 
   /// The prototype for `signature` written as `text`, made on first use or after the cache
   /// dropped it.
   static func shared(for signature: MethodSignature, text: String) throws(InvocationError) -> BlockPrototype {
-    if let known = cache.withLock({ $0.use(text) }) { return known }
-    let made = try BlockPrototype(signature: signature, text: text)
-    // Two threads may make one at once: the first stored wins, the other is dropped unused.
-    return cache.withLock { cache in
-      if let known = cache.use(text) { return known }
-      cache.store(made, limit: limit)
-      return made
-    }
+    try cache.value(for: text) { () throws(InvocationError) in try BlockPrototype(signature: signature, text: text) }
   }
 
   /// The number of prototypes the cache keeps (at most ``limit``).
-  static var count: Int { cache.withLock { $0.prototypes.count } }
+  static var count: Int { cache.count }
 
   private init(signature: MethodSignature, text: String) throws(InvocationError) {
     self.text = text

@@ -43,18 +43,43 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   public init(
     block: UnsafeRawPointer, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
-    invocation = try BlockInvocation(block: block, declaredSignature: declaredSignature, level: level)
-    do {
-      signature = try invocation.signature.withClangOffsets(form: .types)
-    } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the function form of \(invocation.signature): \(error)")
+    let invocation = try BlockInvocation(block: block, declaredSignature: declaredSignature, level: level)
+    self.invocation = invocation
+    let form: FunctionForm
+    if let key = invocation.preparationKey {
+      form = try Self.functionForms.value(for: key) { () throws(InvocationError) in
+        try FunctionForm(of: invocation.signature)
+      }
+    } else {
+      form = try FunctionForm(of: invocation.signature)
     }
-    if let stub = RegisterShiftStub(block: invocation.block, function: signature, blockForm: invocation.signature) {
+    signature = form.signature
+    if let hiddenReturn = form.shiftAfterHiddenReturn,
+      let stub = RegisterShiftStub(block: invocation.block, afterHiddenReturn: hiddenReturn)
+    {
       entry = .shift(stub)
     } else {
       entry = try forwardingClosure()
     }
   }
+
+  /// A block signature's function form and whether a register shift calls the block.
+  private struct FunctionForm {
+    var signature: MethodSignature
+    /// Nil: no shift applies; else whether a hidden return pointer comes first.
+    var shiftAfterHiddenReturn: Bool?
+
+    init(of blockForm: MethodSignature) throws(InvocationError) {
+      do {
+        signature = try blockForm.withClangOffsets(form: .types)
+      } catch {
+        throw InvocationError(kind: .invalidSignature, reason: "the function form of \(blockForm): \(error)")
+      }
+      shiftAfterHiddenReturn = RegisterShiftStub.applies(function: signature, blockForm: blockForm)
+    }
+  }
+
+  private static let functionForms = PreparationCache<FunctionForm>(limit: 64)
 
   /// A libffi closure for the function's interface that forwards each call to the block.
   private func forwardingClosure() throws(InvocationError) -> Entry {

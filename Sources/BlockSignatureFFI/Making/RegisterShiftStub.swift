@@ -14,28 +14,35 @@ final class RegisterShiftStub: @unchecked Sendable {
   /// The address C calls.
   let code: UnsafeRawPointer
 
-  /// The stub for `block`, or nil when the machine is not x86-64 System V, the block's
-  /// arguments do not sit one general-purpose register along from the function's, or libffi's
-  /// memory is not writable where it runs.
-  init?(block: UnsafeRawPointer, function: MethodSignature, blockForm: MethodSignature) {
+  /// The stub for `block`, whose signature places its arguments as ``shiftedByOneRegister(function:block:)``
+  /// found (`afterHiddenReturn`: a return pointer comes first); nil where this machine is not
+  /// x86-64 or libffi's memory is not writable where it runs.
+  init?(block: UnsafeRawPointer, afterHiddenReturn: Bool) {
     #if arch(x86_64)
-      guard function.model == .x86_64SysV, blockForm.model == .x86_64SysV,
-        let hiddenReturn = Self.shiftedByOneRegister(
-          function: function.encoding.argumentPlacement(for: function.model),
-          block: blockForm.encoding.argumentPlacement(for: blockForm.model))
-      else { return nil }
-      let bytes = Self.instructions(block: block, afterHiddenReturn: hiddenReturn)
       var code: UnsafeMutableRawPointer?
-      guard let memory = ffi_closure_alloc(bytes.count, &code), let code else { return nil }
+      guard let memory = ffi_closure_alloc(Self.size, &code), let code else { return nil }
       // Only where the writable and the executable address are one (libffi without static
       // trampolines, as Debian builds it) do the written bytes run.
       guard memory == code else {
         ffi_closure_free(memory)
         return nil
       }
-      memory.copyMemory(from: bytes, byteCount: bytes.count)
+      Self.write(block: block, afterHiddenReturn: afterHiddenReturn, to: memory)
       self.memory = memory
       self.code = UnsafeRawPointer(code)
+    #else
+      return nil
+    #endif
+  }
+
+  /// Whether a block of `blockForm` can be called through a stub as a function of `function`:
+  /// nil when not, else whether a hidden return pointer comes first.
+  static func applies(function: MethodSignature, blockForm: MethodSignature) -> Bool? {
+    #if arch(x86_64)
+      guard function.model == .x86_64SysV, blockForm.model == .x86_64SysV else { return nil }
+      return shiftedByOneRegister(
+        function: function.encoding.argumentPlacement(for: function.model),
+        block: blockForm.encoding.argumentPlacement(for: blockForm.model))
     #else
       return nil
     #endif
@@ -69,19 +76,29 @@ final class RegisterShiftStub: @unchecked Sendable {
     return inMemory
   }
 
-  /// The code: `endbr64`; the register moves from the last down; `movabs` of the block into
-  /// the register freed; `jmp *16(reg)`, the invoke's slot in every block.
-  static func instructions(block: UnsafeRawPointer, afterHiddenReturn: Bool) -> [UInt8] {
-    var bytes: [UInt8] = [0xF3, 0x0F, 0x1E, 0xFA]
-    bytes += [0x4D, 0x89, 0xC1]  // mov %r8, %r9
-    bytes += [0x49, 0x89, 0xC8]  // mov %rcx, %r8
-    bytes += [0x48, 0x89, 0xD1]  // mov %rdx, %rcx
-    bytes += [0x48, 0x89, 0xF2]  // mov %rsi, %rdx
-    if !afterHiddenReturn { bytes += [0x48, 0x89, 0xFE] }  // mov %rdi, %rsi
-    let address = UInt64(UInt(bitPattern: block))
-    bytes += [0x48, afterHiddenReturn ? 0xBE : 0xBF]  // movabs $block, %rsi or %rdi
-    bytes += (0..<8).map { UInt8(truncatingIfNeeded: address >> ($0 * 8)) }
-    bytes += [0xFF, afterHiddenReturn ? 0x66 : 0x67, 0x10]  // jmp *16(%rsi) or *16(%rdi)
-    return bytes
+  /// The most bytes of code a stub has.
+  static let size = 32
+
+  /// Writes the code at `memory` (``size`` bytes): `endbr64`; the register moves from the last
+  /// down; `movabs` of the block into the register freed; `jmp *16(reg)`, the invoke's slot in
+  /// every block.
+  static func write(block: UnsafeRawPointer, afterHiddenReturn: Bool, to memory: UnsafeMutableRawPointer) {
+    var offset = 0
+    func emit(_ bytes: UInt8...) {
+      for byte in bytes {
+        memory.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+        offset += 1
+      }
+    }
+    emit(0xF3, 0x0F, 0x1E, 0xFA)  // endbr64
+    emit(0x4D, 0x89, 0xC1)  // mov %r8, %r9
+    emit(0x49, 0x89, 0xC8)  // mov %rcx, %r8
+    emit(0x48, 0x89, 0xD1)  // mov %rdx, %rcx
+    emit(0x48, 0x89, 0xF2)  // mov %rsi, %rdx
+    if !afterHiddenReturn { emit(0x48, 0x89, 0xFE) }  // mov %rdi, %rsi
+    emit(0x48, afterHiddenReturn ? 0xBE : 0xBF)  // movabs $block, %rsi or %rdi
+    memory.storeBytes(of: UInt64(UInt(bitPattern: block)).littleEndian, toByteOffset: offset, as: UInt64.self)
+    offset += 8
+    emit(0xFF, afterHiddenReturn ? 0x66 : 0x67, 0x10)  // jmp *16(%rsi) or *16(%rdi)
   }
 }

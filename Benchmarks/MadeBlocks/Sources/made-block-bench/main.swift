@@ -41,6 +41,14 @@ do {
     ("made block, typed", { typed.withBlock { cmb_time_block($0, calls, &checksum) } }),
     ("trampoline", { trampoline.withFunction { cmb_time_function($0, calls, &checksum) } }),
   ]
+  // One way alone, for an instruction count: BENCH_ONLY="made block, raw" valgrind --tool=callgrind …
+  if let only = getenv("BENCH_ONLY").map({ String(cString: $0) }) {
+    if let way = ways.first(where: { $0.0 == only }) { _ = way.1() }
+    if only == "making a trampoline" {
+      for _ in 0..<calls { _ = try CFunctionTrampoline(block: cmb_clang_block()) }
+    }
+    exit(0)
+  }
   for way in ways { _ = way.1() }  // warm-up
   var samples = [[Double]](repeating: [], count: ways.count)
   for round in 0..<rounds {

@@ -1,0 +1,51 @@
+// The most recently used results of a costly preparation (a libffi interface, a block's
+// prototype), by the text they were prepared from, up to a bound: a program that makes many
+// blocks or trampolines of a few signatures prepares each once, one that makes them of endless
+// signatures keeps at most `limit`.
+
+/// Prepared values by key, the least recently used dropped beyond `limit`. A dropped value lives
+/// on while anything made from it holds it.
+package final class PreparationCache<Value>: @unchecked Sendable {
+  private struct Table {
+    var entries: [String: (value: Value, lastUse: UInt64)] = [:]
+    var clock: UInt64 = 0
+
+    mutating func use(_ key: String) -> Value? {
+      guard let entry = entries[key] else { return nil }
+      clock += 1
+      entries[key] = (entry.value, clock)
+      return entry.value
+    }
+  }
+
+  private let table = Locked(Table())
+  /// The most values kept.
+  package let limit: Int
+
+  package init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// The value for `key`, made by `make` (outside the lock) when none is kept. Two threads may
+  /// make one at once: the first stored wins, and both get it.
+  package func value<Failure: Error>(for key: String, orMake make: () throws(Failure) -> Value) throws(Failure)
+    -> Value
+  {
+    if let known = table.withLock({ $0.use(key) }) { return known }
+    let made = try make()
+    return table.withLock { table in
+      if let known = table.use(key) { return known }
+      table.clock += 1
+      table.entries[key] = (made, table.clock)
+      while table.entries.count > limit,
+        let oldest = table.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+      {
+        table.entries[oldest.key] = nil
+      }
+      return made
+    }
+  }
+
+  /// The number of values kept (at most ``limit``).
+  package var count: Int { table.withLock { $0.entries.count } }
+}
