@@ -20,7 +20,9 @@ final class BlockPrototype: @unchecked Sendable {
   let flags: BlockFlags
   let descriptor: UnsafeMutablePointer<CBA_Block_made_descriptor>
   private let signatureBytes: UnsafeMutablePointer<CChar>
-  let closure: FFIClosure
+  /// The blocks' invoke: the entry for scalars (``MadeBlockEntry``) or a libffi closure.
+  let invoke: UnsafeRawPointer
+  private let closure: FFIClosure?
 
   /// The prototypes kept for blocks still to be made.
   private static let cache = PreparationCache<BlockPrototype>(limit: 64)
@@ -41,11 +43,18 @@ final class BlockPrototype: @unchecked Sendable {
     self.text = text
     interface = try CallInterface(signature: signature, model: signature.model)
     plan = CallPlan(interface: interface)
-    // The block pointer (argument 0) leads each call to its block's state.
-    closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
-      guard let result, let arguments, let blockSlot = arguments[0] else { return }
-      let block = blockSlot.load(as: UnsafeRawPointer.self)
-      MadeBlockState.with(block) { $0.respond(block: block, result: result, arguments: arguments) }
+    if plan.frameSlots != nil, let entry = cba_made_block_entry_address() {
+      closure = nil
+      invoke = entry
+    } else {
+      // The block pointer (argument 0) leads each call to its block's state.
+      let closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
+        guard let result, let arguments, let blockSlot = arguments[0] else { return }
+        let block = blockSlot.load(as: UnsafeRawPointer.self)
+        MadeBlockState.with(block) { $0.respond(block: block, result: result, arguments: arguments) }
+      }
+      self.closure = closure
+      invoke = closure.code
     }
     var flags: BlockFlags = [.hasCopyDispose, .hasSignature]
     if signature.model.callingConvention == .systemV,
@@ -62,7 +71,8 @@ final class BlockPrototype: @unchecked Sendable {
         part2: CBA_Block_descriptor_2(
           copy: { destination, source in MadeBlockState.retainCapture(copiedFrom: source, to: destination) },
           dispose: { block in MadeBlockState.releaseCapture(of: block) }),
-        part3: CBA_Block_descriptor_3(signature: UnsafePointer(signatureBytes), layout: nil)))
+        part3: CBA_Block_descriptor_3(signature: UnsafePointer(signatureBytes), layout: nil),
+        entry_dispatch: closure == nil ? MadeBlockEntry.dispatch : nil))
   }
 
   deinit {

@@ -74,6 +74,10 @@ enum ScalarAccess: Equatable {
 final class CallPlan: @unchecked Sendable {
   /// Parameters, the block itself not counted.
   let argumentCount: Int
+  /// Arguments libffi or the entry passes, the block included.
+  let passedCount: Int
+  /// Where ``MadeBlockEntry`` finds each passed argument, when it is the block's invoke.
+  let frameSlots: UnsafeMutablePointer<Int>?
   /// For each parameter, its index among the passed arguments, or -1 when clang does not pass
   /// it (no bytes).
   let passedSlots: UnsafeMutablePointer<Int>
@@ -92,6 +96,13 @@ final class CallPlan: @unchecked Sendable {
   init(interface: CallInterface) {
     let count = interface.argumentShapes.count - 1
     argumentCount = count
+    passedCount = interface.passedCount
+    if let (_, slots) = MadeBlockEntry.slots(for: interface) {
+      frameSlots = .allocate(capacity: slots.count)
+      frameSlots?.initialize(from: slots, count: slots.count)
+    } else {
+      frameSlots = nil
+    }
     passedSlots = .allocate(capacity: max(1, count))
     for index in 0..<count { passedSlots[index] = interface.passedIndex[index + 1] ?? -1 }
     let returnShape = interface.returnShape
@@ -131,6 +142,7 @@ final class CallPlan: @unchecked Sendable {
   }
 
   deinit {
+    frameSlots?.deallocate()
     passedSlots.deallocate()
     scalarArguments?.deinitialize(count: argumentCount).deallocate()
   }

@@ -51,6 +51,13 @@ public final class DynamicBlock: @unchecked Sendable {
   ///     let pointer = add.unsafeBlock
   ///     withExtendedLifetime(add) { register(pointer) }  // only while `add` is alive
   public let unsafeBlock: UnsafeRawPointer
+  /// Whether the block's invoke is a libffi closure. On x86-64 System V a block whose
+  /// parameters and result are scalars (integers, `bool`, floating point but `long double`,
+  /// pointers) has an entry of its own instead, which saves the argument registers and hands
+  /// the handler their addresses without libffi classifying them on each call.
+  ///
+  ///     try DynamicBlock(signature: "d@?id") { _ in .double(0) }.usesLibffiClosure  // false on x86-64
+  public let usesLibffiClosure: Bool
 
   /// Makes a block of `signature` (block, method or function form) whose calls run `handler`.
   ///
@@ -134,6 +141,7 @@ public final class DynamicBlock: @unchecked Sendable {
     self.signature = signature
     self.signatureText = text
     self.unsafeBlock = UnsafeRawPointer(copy)
+    usesLibffiClosure = MadeBlockState.with(unsafeBlock) { $0.prototype.invoke != cba_made_block_entry_address() }
   }
 
   /// Runs `use` with a stack literal of a block made for `signature`: the literal holds one
@@ -149,7 +157,7 @@ public final class DynamicBlock: @unchecked Sendable {
     defer { state.release() }
     var literal = CBA_Block_made()
     cba_made_block_initialize(
-      &literal, cba_stack_block_isa(), prototype.flags.rawValue, prototype.closure.code, prototype.descriptor,
+      &literal, cba_stack_block_isa(), prototype.flags.rawValue, prototype.invoke, prototype.descriptor,
       state.toOpaque())
     return try withUnsafePointer(to: &literal) { pointer throws(InvocationError) in try use(UnsafeRawPointer(pointer)) }
   }

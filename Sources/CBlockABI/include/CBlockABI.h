@@ -298,7 +298,31 @@ struct CBA_Block_made_descriptor {
   struct CBA_Block_descriptor_1 part1;
   struct CBA_Block_descriptor_2 part2;
   struct CBA_Block_descriptor_3 part3;
+  /// Past what the runtime reads: the function `cba_made_block_entry` calls with the saved
+  /// argument registers and the stack arguments (NULL for a block whose invoke is libffi's).
+  void (*_Nullable entry_dispatch)(void *_Nonnull frame, void *_Nonnull stack_arguments);
 };
+
+/// The frame `cba_made_block_entry` hands its dispatch function (x86-64 System V): the six
+/// general-purpose argument registers (RDI first, the block), the low eight bytes of XMM0 to
+/// XMM7, and 16 bytes the dispatch leaves the result in, which go back in RAX and XMM0.
+enum {
+  CBA_MADE_ENTRY_GENERAL = 0,
+  CBA_MADE_ENTRY_FLOATING = 48,
+  CBA_MADE_ENTRY_RESULT = 112,
+};
+
+/// A made block's invoke for signatures of scalars only, on x86-64 System V: saves the argument
+/// registers and calls its descriptor's `entry_dispatch` (MadeBlockEntry.S). NULL where it does
+/// not exist.
+static inline const void *_Nullable cba_made_block_entry_address(void) {
+#if defined(__x86_64__) && defined(__linux__)
+  extern void cba_made_block_entry(void);
+  return (const void *)cba_made_block_entry;
+#else
+  return NULL;
+#endif
+}
 
 /// The literal of a block made at run time: the header and one captured pointer, the
 /// reference-counted state its helpers retain and release.

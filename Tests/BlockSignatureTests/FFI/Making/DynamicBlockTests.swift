@@ -201,6 +201,50 @@ extension DynamicBlockTests {
     #expect(wrong.load(ordering: .relaxed) == 0)
   }
 
+  @Test func argumentsOnTheStackReachTheHandler() throws {
+    // Seven integers and ten doubles: after the block, two of each go on the stack, interleaved.
+    typealias Many =
+      @convention(block) (
+        Int64, Int64, Int64, Int64, Int64, Int64, Int64, Double, Double, Double, Double, Double, Double, Double,
+        Double, Double, Double
+      ) -> Double
+    let signature = "d@?qqqqqqqdddddddddd"
+    let raw = try DynamicBlock(signature: signature) { call in
+      var sum = 0.0
+      for index in 0..<7 { sum += Double(index + 1) * Double(call.argumentAddress(index).load(as: Int64.self)) }
+      for index in 7..<17 { sum += Double(index + 1) * call.argumentAddress(index).load(as: Double.self) }
+      call.result.storeBytes(of: sum, as: Double.self)
+    }
+    let typed = try DynamicBlock(signature: signature) { arguments in
+      var sum = 0.0
+      for (index, value) in arguments.enumerated() {
+        switch value {
+        case .signed(let x): sum += Double(index + 1) * Double(x)
+        case .double(let x): sum += Double(index + 1) * x
+        default: throw Refusal()
+        }
+      }
+      return .double(sum)
+    }
+    let integers: [Int64] = [3, -5, 7, 11, -13, 17, 19]
+    let doubles: [Double] = [0.5, -1.25, 2, 4.5, -8, 16.25, 0.125, -32, 64.5, 1024]
+    var expected = 0.0
+    for (index, x) in integers.enumerated() { expected += Double(index + 1) * Double(x) }
+    for (index, x) in doubles.enumerated() { expected += Double(index + 8) * x }
+    for made in [raw, typed] {
+      let got = made.withBlock { block in
+        let (i, d) = (integers, doubles)
+        return unsafeBitCast(block, to: Many.self)(
+          i[0], i[1], i[2], i[3], i[4], i[5], i[6], d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9])
+      }
+      #expect(got == expected)
+      #if arch(x86_64)
+        #expect(!made.usesLibffiClosure, "scalars: the entry of its own")
+      #endif
+    }
+    #expect(try DynamicBlock(signature: "v@?{?=ii}") { _ in }.usesLibffiClosure, "a structure: libffi")
+  }
+
   @Test func typedNarrowResultsAreWidenedForTheCaller() throws {
     let signedShort = try DynamicBlock(signature: "s@?") { _ in .signed(-3) }
     let unsignedShort = try DynamicBlock(signature: "S@?") { _ in .unsigned(0xFFFE) }

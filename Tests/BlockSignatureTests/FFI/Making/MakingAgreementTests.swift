@@ -128,6 +128,24 @@ import Testing
     #expect(direct > directInMemory && directInMemory > 0 && forwarded > 0, "\(direct) \(directInMemory) \(forwarded)")
   }
 
+  /// The random cases reach both invokes of made blocks: the entry for scalars and libffi's
+  /// closure (the agreement above then holds for each).
+  @Test func madeBlocksOfBothInvokesAreCovered() throws {
+    let (program, _) = try InvocationAgreementTests.library.get()
+    var entry = 0, closure = 0
+    for index in program.cases.indices {
+      let clangBlock = try Self.symbol("case\(index)_block", as: (@convention(c) () -> UnsafeRawPointer).self)()
+      let signature = try #require(try BlockInfo(inspecting: clangBlock).signature)
+      let made = try DynamicBlock(signature: signature) { _ in }
+      if made.usesLibffiClosure { closure += 1 } else { entry += 1 }
+    }
+    #if arch(x86_64)
+      #expect(entry > 0 && closure > 0, "\(entry) \(closure)")
+    #else
+      #expect(entry == 0)
+    #endif
+  }
+
   private func expectSeen(_ seen: Seen, _ testCase: RandomCallProgram.Case) throws {
     let arguments = try #require(seen.arguments.withLock { $0 }, "the handler did not run")
     #expect(arguments.count == testCase.parameters.count)
