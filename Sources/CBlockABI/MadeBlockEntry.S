@@ -1,6 +1,6 @@
 // The invoke of a block made at run time whose parameters and result are scalars, on x86-64
 // System V (Linux): it saves the argument registers in a frame (the layout CBA_MADE_ENTRY_*
-// names in CBlockABI.h), calls the dispatch function the block's descriptor holds with the frame
+// names in CBlockABI.h, with room for the dispatch's argument pointers), calls the dispatch function the block's descriptor holds with the frame
 // and the address of the stack arguments, and returns the result the dispatch left in the frame
 // in RAX and XMM0. What libffi's closure does for any signature, without classifying the
 // arguments on each call: the dispatch knows each one's place from the signature.
@@ -19,7 +19,7 @@ cba_made_block_entry:
   .cfi_offset %rbp, -16
   movq %rsp, %rbp
   .cfi_def_cfa_register %rbp
-  subq $128, %rsp
+  subq $368, %rsp
   movq %rdi, 0(%rsp)
   movq %rsi, 8(%rsp)
   movq %rdx, 16(%rsp)

@@ -14,7 +14,8 @@ enum MadeBlockEntry {
   /// `interface`.
   static func slots(for interface: CallInterface) -> (entry: UnsafeRawPointer, slots: [Int])? {
     guard let entry = cba_made_block_entry_address(), interface.signature.model == .x86_64SysV,
-      isScalarResult(interface.returnShape), interface.passedCount == interface.argumentShapes.count
+      isScalarResult(interface.returnShape), interface.passedCount == interface.argumentShapes.count,
+      interface.passedCount <= CBA_MADE_ENTRY_ARGUMENTS
     else { return nil }
     let placement = interface.signature.encoding.argumentPlacement(for: interface.signature.model)
     guard placement.returnsInMemory == false, placement.arguments.count == interface.argumentShapes.count else {
@@ -50,20 +51,20 @@ enum MadeBlockEntry {
     return isScalarArgument(shape)
   }
 
-  /// What the entry calls: the frame of saved registers and the stack arguments' address.
+  /// What the entry calls: the frame of saved registers and the stack arguments' address. The
+  /// list of argument addresses goes in the frame too.
   static let dispatch: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void = { frame, stack in
     let block = UnsafeRawPointer(frame.load(as: UnsafeRawPointer.self))
-    MadeBlockState.with(block) { state in
+    let literal = block.assumingMemoryBound(to: CBA_Block_made.self)
+    Unmanaged<MadeBlockState>.fromOpaque(literal.pointee.state!)._withUnsafeGuaranteedRef { state in
       let plan = state.plan
       let slots = plan.frameSlots.unsafelyUnwrapped
-      withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: plan.passedCount) { pointers in
-        for index in 0..<plan.passedCount {
-          let slot = slots[index]
-          pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
-        }
-        state.respond(
-          block: block, result: frame + CBA_MADE_ENTRY_RESULT, arguments: pointers.baseAddress!)
+      let pointers = (frame + CBA_MADE_ENTRY_POINTERS).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+      for index in 0..<plan.passedCount {
+        let slot = slots[index]
+        pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
       }
+      state.respond(block: block, result: frame + CBA_MADE_ENTRY_RESULT, arguments: pointers)
     }
   }
 }

@@ -305,11 +305,15 @@ struct CBA_Block_made_descriptor {
 
 /// The frame `cba_made_block_entry` hands its dispatch function (x86-64 System V): the six
 /// general-purpose argument registers (RDI first, the block), the low eight bytes of XMM0 to
-/// XMM7, and 16 bytes the dispatch leaves the result in, which go back in RAX and XMM0.
+/// XMM7, 16 bytes the dispatch leaves the result in, which go back in RAX and XMM0, and room
+/// for the dispatch's list of argument addresses (at most CBA_MADE_ENTRY_ARGUMENTS of them).
 enum {
   CBA_MADE_ENTRY_GENERAL = 0,
   CBA_MADE_ENTRY_FLOATING = 48,
   CBA_MADE_ENTRY_RESULT = 112,
+  CBA_MADE_ENTRY_POINTERS = 128,
+  CBA_MADE_ENTRY_ARGUMENTS = 30,
+  CBA_MADE_ENTRY_SIZE = 368,
 };
 
 /// A made block's invoke for signatures of scalars only, on x86-64 System V: saves the argument
