@@ -2,6 +2,7 @@ import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureHeaders
 import Foundation
+import LibXML2Support
 import Synchronization
 import TestSupport
 import Testing
@@ -49,17 +50,17 @@ import Testing
   /// The table from the header, filled with the same closures, makes libxml2 report what expat
   /// reports; its members without a block are NULL.
   @Test func drivesLibxml2LikeTheHandWrittenOne() throws {
-    try LibXML2DelegateTests.withDelegate(description: try Self.text.get()) { delegate, recorder, documents in
+    try RecordingSAXDelegate.withDelegate(description: try Self.text.get()) { delegate, recorder, documents in
       let implemented: Set = ["startElement", "endElement", "characters", "endDocument"]
       for member in delegate.callbackTable.members where member.signature != nil {
         #expect((try delegate.function(for: member.name) != nil) == implemented.contains(member.name), "\(member.name)")
       }
       let parse = try SAXFixture.parseMemory.get()
-      let document = LibXML2DelegateTests.document
+      let document = RecordingSAXDelegate.document
       let status = document.withCString { parse(delegate.table, delegate.context, $0, Int32(strlen($0))) }
       #expect(status == 0)
       #expect(documents.pointee == 1)
-      #expect(recorder.events.withLock { $0 } == (try LibXML2DelegateTests.expatEvents()))
+      #expect(recorder.events.withLock { $0 } == (try RecordingSAXDelegate.expatEvents()))
     }
   }
 }

@@ -1,38 +1,38 @@
+// The C fixture blocks of Fixtures/BlockFixtures.c, for the tests of the libraries that read
+// or call live blocks.
+
 import BlockFixtures
-import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
 
 /// One fixture with Swift-friendly fields.
-struct Fixture: CustomTestStringConvertible, Sendable {
-  let index: Int
-  var raw: BFFixture { Fixture.table[index] }
-  var name: String { String(cString: raw.name) }
-  var kind: String { String(cString: raw.kind) }
-  var declaration: String { String(cString: raw.declaration) }
-  var testDescription: String { name }
+package struct Fixture: CustomTestStringConvertible, Sendable {
+  package let index: Int
+  package var raw: BFFixture { Fixture.table[index] }
+  package var name: String { String(cString: raw.name) }
+  package var kind: String { String(cString: raw.kind) }
+  package var declaration: String { String(cString: raw.declaration) }
+  package var testDescription: String { name }
 
-  nonisolated(unsafe) static let table: UnsafeBufferPointer<BFFixture> = {
+  nonisolated(unsafe) package static let table: UnsafeBufferPointer<BFFixture> = {
     var count = 0
     let base = bf_fixtures(&count)
     return UnsafeBufferPointer(start: base, count: count)
   }()
 
-  static let all: [Fixture] = (0..<table.count).map(Fixture.init(index:))
+  package static let all: [Fixture] = (0..<table.count).map(Fixture.init(index:))
 
-  var parameterSizes: [Int] {
+  package var parameterSizes: [Int] {
     withUnsafeBytes(of: raw.parameterSizes) { Array($0.bindMemory(to: Int.self).prefix(Int(raw.parameterCount))) }
   }
-  var parameterAlignments: [Int] {
+  package var parameterAlignments: [Int] {
     withUnsafeBytes(of: raw.parameterAlignments) { Array($0.bindMemory(to: Int.self).prefix(Int(raw.parameterCount))) }
   }
 
   /// Calls `body` with the live block: a fresh one from `make` (released afterwards) or the
   /// one handed to the visitor.
-  func withBlock<R>(_ body: (UnsafeRawPointer) throws -> R) throws -> R {
+  package func withBlock<R>(_ body: (UnsafeRawPointer) throws -> R) throws -> R {
     if let make = raw.make {
       let block = try #require(make())
       defer { if kind == "heap" { _Block_release(block) } }
@@ -57,12 +57,12 @@ final class VisitBox {
   init(_ body: @escaping (UnsafeRawPointer) -> Void) { self.body = body }
 }
 
-func _Block_copy(_ block: UnsafeRawPointer) -> UnsafeRawPointer? { bf_copy(block) }
-func _Block_release(_ block: UnsafeRawPointer) { bf_release(block) }
+package func _Block_copy(_ block: UnsafeRawPointer) -> UnsafeRawPointer? { bf_copy(block) }
+package func _Block_release(_ block: UnsafeRawPointer) { bf_release(block) }
 
 extension Fixture {
   /// A fresh block of a global or heap fixture (release heap ones with `_Block_release`).
-  static func make(_ name: String) throws -> UnsafeRawPointer {
+  package static func make(_ name: String) throws -> UnsafeRawPointer {
     let fixture = try #require(bf_fixture_named(name))
     let make = try #require(fixture.pointee.make)
     return try #require(make())
@@ -71,8 +71,8 @@ extension Fixture {
 
 /// What clang emitted for Fixtures/BlockFixtures.c, compiled again at test time with the
 /// same flags as the package.
-enum FixtureIR {
-  static let ir: Result<ClangIR, any Error> = Result {
+package enum FixtureIR {
+  package static let ir: Result<ClangIR, any Error> = Result {
     let source = Toolchain.packageRoot.appendingPathComponent("Fixtures/BlockFixtures.c").path
     let include = Toolchain.packageRoot.appendingPathComponent("Fixtures/include").path
     let output = try Toolchain.runClang(["-fblocks", "-I", include, "-S", "-emit-llvm", "-o", "-", source])
@@ -81,7 +81,7 @@ enum FixtureIR {
 
   /// The literal clang emitted for a global fixture: the one in `bf_<name>()`, or the one a
   /// file-scope block variable holds.
-  static func literal(of fixture: Fixture, in ir: ClangIR) -> ClangIR.Literal? {
+  package static func literal(of fixture: Fixture, in ir: ClangIR) -> ClangIR.Literal? {
     switch fixture.name {
     case "nested_outer": ir.literal(heldBy: "bf_outer")
     case "global_block_variable": ir.literal(heldBy: "bf_global_block_variable")

@@ -1,6 +1,5 @@
 import BlockSignature
 import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
 import CBlockABI
+import FixtureSupport
 import Foundation
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import BlockSignatureFFI
 import Foundation
+import LibXML2Support
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import BlockSignatureBinary
 import BlockSignatureFFI
 import BlockSignatureRuntime
 import Foundation
+import LibXML2Support
 import Testing
 
 /// The README's library examples, kept compiling and true.

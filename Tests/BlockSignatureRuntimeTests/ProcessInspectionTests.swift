@@ -1,6 +1,7 @@
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
+import FixtureSupport
 import Foundation
 import TestSupport
 import Testing

@@ -113,10 +113,6 @@ import Testing
   }
 }
 
-struct LoadFailure: Error {
-  var message: String
-}
-
 /// Zeroed bytes aligned to 16, freed with the object.
 final class Buffer {
   let pointer: UnsafeMutableRawPointer

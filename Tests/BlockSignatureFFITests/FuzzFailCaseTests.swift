@@ -3,33 +3,13 @@ import BlockSignatureBinary
 import BlockSignatureFFI
 import BlockSignatureRuntime
 import Foundation
+import TestSupport
 import Testing
 
 /// Every input libFuzzer found (kept in FuzzTesting/FailCases/<target>/), replayed as a byte
-/// array through the same calls as its harness (swift-protobuf's `Test_FuzzTests`).
+/// array through the same calls as its harness (swift-protobuf's `Test_FuzzTests`). With the
+/// FFI's tests: the highest library a harness calls (the typed-call harness makes blocks).
 @Suite struct FuzzFailCaseTests {
-  /// What FuzzTesting/Sources/FuzzSignature does with one input; returns the rendered lengths.
-  @discardableResult
-  static func runSignatureHarness(_ bytes: [UInt8]) -> Int {
-    var rendered = 0
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let signature = try? SignatureEncoding(parsingBytes: buffer) else { return }
-      _ = signature.description
-      _ = signature.strippingOffsets()
-      for model in DataModel.allBuiltIn {
-        _ = try? signature.layout(for: model)
-        _ = try? signature.synthesizingOffsets(for: model)
-        _ = try? signature.returnType.layout(for: model)
-        for argument in signature.arguments { _ = try? argument.type.parameterSlotSize(for: model) }
-        rendered += signature.cDeclaration(for: model).utf8.count
-        rendered += signature.swiftType(for: model).utf8.count
-        rendered += signature.returnType.cDeclaration(name: "x", for: model).utf8.count
-      }
-      _ = signature.compatibleDataModels()
-    }
-    return rendered
-  }
-
   /// FailCases/FuzzSignature/complex-tuple-blowup: `?@?` then 65 `j` and a space. Each
   /// `_Complex` doubles the Swift tuple (`(T, T)`), so spelled out, the Swift type would need
   /// 2^65 copies of `Float16`; `SwiftRenderer.render` keeps it short.
@@ -37,7 +17,7 @@ import Testing
     [0x3f, 0x40, 0x3f] + [UInt8](repeating: 0x6a, count: 65) + [0x20]
 
   @Test func complexTupleBlowup() throws {
-    let rendered = Self.runSignatureHarness(Self.complexTupleBlowup)
+    let rendered = runSignatureHarness(Self.complexTupleBlowup)
     #expect(rendered > 0 && rendered < 100_000)
     let signature = try Self.complexTupleBlowup.withUnsafeBufferPointer { try SignatureEncoding(parsingBytes: $0) }
     let swift = signature.swiftType()
@@ -58,7 +38,7 @@ import Testing
       try TypeEncoding(parsing: "^[2[3i]]").swiftType()
         == "UnsafeMutablePointer<((Int32, Int32, Int32), (Int32, Int32, Int32))>?")
     #expect(try TypeEncoding(parsing: "jf").swiftType() == "(Float, Float) /* _Complex */")
-    #expect(Self.runSignatureHarness(Array(("v@?" + nested).utf8)) < 1_000_000)
+    #expect(runSignatureHarness(Array(("v@?" + nested).utf8)) < 1_000_000)
   }
 
   /// FuzzTesting/Sources/FuzzTypedCall's first steps: the block made for the signature before
@@ -233,10 +213,10 @@ import Testing
             }
           }
         case "FuzzSignature":
-          Self.runSignatureHarness(bytes)
+          runSignatureHarness(bytes)
           // The harness's differential half: the single pass gives the tree's numbers.
           for model in DataModel.allBuiltIn {
-            SignatureFrameTests.expectAgreement(bytes, model: model, sourceLocation: #_sourceLocation)
+            expectFrameAgreement(bytes, model: model, sourceLocation: #_sourceLocation)
           }
         case "FuzzTypedCall":
           Self.runTypedCallHarness(bytes)

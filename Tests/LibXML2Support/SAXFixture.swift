@@ -6,11 +6,11 @@ import Testing
 /// libxml2's `xmlSAXHandler` described as a callback table, libxml2 itself (loaded with
 /// `dlopen`), and two oracles: clang's layout of the struct from libxml2's own header, and the
 /// events Python's expat (an independent parser) reports for a document.
-enum SAXFixture {
+package enum SAXFixture {
   /// `struct _xmlSAXHandler` of libxml2 2.9 (`libxml/parser.h`), member by member. The
   /// variadic members are described by their fixed part; `error` also by its first variadic
   /// argument, which x86-64 and AArch64 Linux pass where a fixed one would go.
-  static let description = """
+  package static let description = """
     internalSubset         function  v^vr*r*r*
     isStandalone           function  i^v
     hasInternalSubset      function  i^v
@@ -45,13 +45,13 @@ enum SAXFixture {
     serror                 function  v^v^v
     """
 
-  static var memberNames: [String] {
+  package static var memberNames: [String] {
     description.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
   }
 
   /// Clang's offsets of every member and the struct's size, from libxml2's header, and a real
   /// delegate's `endDocument` written in C that counts through its context.
-  nonisolated(unsafe) static let helpers: Result<UnsafeMutableRawPointer, any Error> = Result {
+  nonisolated(unsafe) package static let helpers: Result<UnsafeMutableRawPointer, any Error> = Result {
     let offsets = memberNames.map { "offsetof(xmlSAXHandler, \($0))" }.joined(separator: ", ")
     let source = """
       #include <stddef.h>
@@ -68,15 +68,15 @@ enum SAXFixture {
     return handle
   }
 
-  static func helper(_ name: String) throws -> UnsafeMutableRawPointer {
+  package static func helper(_ name: String) throws -> UnsafeMutableRawPointer {
     try #require(dlsym(try helpers.get(), name), "no symbol \(name)")
   }
 
-  typealias ParseMemory =
+  package typealias ParseMemory =
     @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer?, UnsafePointer<CChar>, Int32) -> Int32
 
   /// libxml2's `xmlSAXUserParseMemory`.
-  static let parseMemory: Result<ParseMemory, any Error> = Result {
+  package static let parseMemory: Result<ParseMemory, any Error> = Result {
     guard let libxml2 = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL) else {
       throw LoadFailure(message: String(cString: dlerror()))
     }
@@ -86,7 +86,7 @@ enum SAXFixture {
 
   /// The events expat reports for `document`: `["start", name, [[attribute, value], …]]`,
   /// `["end", name]`, `["text", characters]` (adjacent text joined).
-  static func expatEvents(_ document: String) throws -> [[Any]] {
+  package static func expatEvents(_ document: String) throws -> [[Any]] {
     let script = #"""
       import json, sys, xml.sax
       class Handler(xml.sax.ContentHandler):
