@@ -1,6 +1,5 @@
 import BlockSignature
 import BlockSignatureBinary
-import CBlockABI
 
 /// A snapshot of a live block: its flags, descriptor, helpers, signature, layout and invoke
 /// function, read through the `CBlockABI` mirror of the ABI.
