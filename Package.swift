@@ -75,23 +75,56 @@ let package = Package(
       cSettings: [.unsafeFlags(["-fblocks"])],
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
+    // Test helpers: running clang and other tools (TestSupport), the C fixture blocks
+    // (FixtureSupport), libxml2 driven through a recording delegate (LibXML2Support).
     .target(
       name: "TestSupport",
-      dependencies: ["BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime"],
+      dependencies: ["BlockSignature", "CBlockSignatureShims"],
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "FixtureSupport",
+      dependencies: ["BlockFixtures", "TestSupport"],
+      path: "Tests/FixtureSupport",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "LibXML2Support",
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "TestSupport"],
+      path: "Tests/LibXML2Support",
+      swiftSettings: swiftSettings
+    ),
+    // One test target per library, each built without the libraries above it.
     .testTarget(
       name: "BlockSignatureTests",
+      dependencies: ["BlockSignature", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlockSignatureBinaryTests",
+      dependencies: ["BlockSignature", "BlockSignatureBinary", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlockSignatureRuntimeTests",
+      dependencies: [
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "CBlockABI", "BlockFixtures",
+        "FixtureSupport", "TestSupport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BlockSignatureFFITests",
       dependencies: [
         "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
-        "BlockFixtures", "TestSupport", "BlockSignatureHeaders",
+        "LibXML2Support", "TestSupport",
       ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "BlockSignatureHeadersTests",
-      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "TestSupport"],
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "LibXML2Support", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

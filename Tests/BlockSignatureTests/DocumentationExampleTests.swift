@@ -1,7 +1,4 @@
-import BlockFixtures
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -286,7 +283,7 @@ import Testing
     }
   }
 
-  // MARK: Live blocks
+  // MARK: Block descriptors
 
   /// BlockFlags.swift, ExtendedLayout.swift
   @Test func flagsAndExtendedLayout() throws {
@@ -300,66 +297,6 @@ import Testing
     #expect("\(bytes.instructions)" == "[strong × 1, byref × 2]")
     #expect(bytes.description == "bytes: strong × 1, byref × 2")
     #expect(ExtendedLayout(inlineValue: 0).description == "inline (empty)")
-  }
-
-  /// BlockInfo.swift, BlockInspectionError.swift, MethodSignature.swift, and the DocC article
-  /// ReadingABlocksSignature.md. The reference count is not asserted: it depends on how the
-  /// example holds the block.
-  @Test func liveBlocks() throws {
-    let block: @convention(block) (Int32, Double) -> Int32 = { a, _ in a }
-    let info = try withExtendedLifetime(block) {
-      try BlockInfo(inspecting: unsafeBitCast(block, to: UnsafeRawPointer.self))
-    }
-    #expect(info.kind == .heap)
-    #expect(info.signature == "i20@?0i8d12")
-
-    let article: @convention(block) (Int32, Int) -> Int32 = { a, _ in a }
-    let articleInfo = try withExtendedLifetime(article) {
-      try BlockInfo(inspecting: unsafeBitCast(article, to: UnsafeRawPointer.self))
-    }
-    #expect(articleInfo.signature == "i20@?0i8q12")
-    #expect(try articleInfo.parsedSignature()?.cDeclaration() == "int (^)(int, long)")
-    #expect(try MethodSignature(block: articleInfo).isBlock)
-
-    #expect {
-      _ = try BlockInfo(inspecting: nil)
-    } throws: { error in
-      "\(error)" == "block at 0x0: null block pointer"
-    }
-  }
-
-  /// ImageSymbolLookup.swift: an invoke function's local name, `__<function>_block_invoke`
-  /// (here for the fixture function bf_int_int, whose block is in the test bundle).
-  @Test func localSymbolNames() throws {
-    let make = try #require(bf_fixture_named("int_int")?.pointee.make)
-    let info = try BlockInfo(inspecting: try #require(make()))
-    #expect(info.invoke?.resolvingLocalSymbols().name == "__bf_int_int_block_invoke")
-  }
-
-  // MARK: Binaries and names
-
-  /// SymbolDemangling.swift
-  @Test func symbolDemangler() {
-    #expect(SymbolDemangler.demangle("___ZN2NS3Foo3barEi_block_invoke_2") == "block 2 in NS::Foo::bar(int)")
-    #expect(
-      SymbolDemangler.demangle("$sIeg_IeyB_TR")?.hasPrefix(
-        "reabstraction thunk helper from @escaping @callee_guaranteed () -> () to ") == true)
-    #expect(SymbolDemangler.demangle("__main_block_invoke") == nil)
-    #expect(SymbolDemangler.demangle("__29-[Foo bar:]_block_invoke") == "block in -[Foo bar:]")
-  }
-
-  /// BinaryScanReport.swift (BlockConstructionSite): the stack blocks of the toolchain's
-  /// libdispatch, each site's function and invoke named.
-  @Test func constructionSites() throws {
-    let library = try #require(Toolchain.runtimeLibraryDirectory).appendingPathComponent("libdispatch.so").path
-    let report = try BinaryScanner.scan(fileAt: library)[0]
-    var named = 0
-    for block in report.blocks where block.kind == .stack {
-      for site in block.constructionSites {
-        if site.function != nil, site.invoke?.symbol != nil { named += 1 }
-      }
-    }
-    #expect(named > 0)
   }
 
   // MARK: DocC catalog

@@ -1,6 +1,4 @@
-import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
+import CBlockSignatureShims
 import Foundation
 
 /// Finds the tools of the Swift toolchain that runs the tests (clang, swift), and runs them.
@@ -8,9 +6,11 @@ package enum Toolchain {
   /// The toolchain's `bin` folder: beside the `lib/swift/linux` folder that holds the Swift
   /// runtime this process loaded; nil if it cannot be found.
   package static let binDirectory: URL? = {
-    guard let core = SymbolInfo(address: UInt(bitPattern: dlsym(dlopen(nil, RTLD_LAZY), "swift_retain"))),
-      let path = core.imagePath
+    var info = CBS_SymbolInfo()
+    guard let swiftRetain = dlsym(dlopen(nil, RTLD_LAZY), "swift_retain"), cbs_dladdr(swiftRetain, &info) != 0,
+      let imagePath = info.imagePath
     else { return nil }
+    let path = String(cString: imagePath)
     // …/usr/lib/swift/linux/libswiftCore.so → …/usr/bin
     let bin = URL(fileURLWithPath: path).resolvingSymlinksInPath()
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Testing
 
 /// Hostile and malformed encodings: every one is a typed `EncodingError` whose kind

@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -61,7 +59,7 @@ import Testing
       let layout = try signature.layout(for: model)
       #expect(layout.offsetsMatch, "\(text): \(layout.notes) \(context)")
       // The single-pass path gives the same numbers as the tree (SignatureFrameTests).
-      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(context)")
+      #expect(expectFrameAgreement(Array(text.utf8), model: model), "\(context)")
       let resynthesized = try signature.strippingOffsets().synthesizingOffsets(for: model)
       #expect(resynthesized.description == text, "synthesis \(context)")
       #expect(signature.compatibleDataModels().contains(model), "\(text) \(context)")

@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -53,7 +51,7 @@ import Testing
       let signature = try SignatureEncoding(parsing: text)
       let layout = try signature.layout(for: model)
       #expect(layout.offsetsMatch, "\(text) \(triple)")
-      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(text) \(triple)")
+      #expect(expectFrameAgreement(Array(text.utf8), model: model), "\(text) \(triple)")
       #expect(signature.cDeclaration(for: model) == Self.x86Declarations[index], "\(text) \(triple)")
       #expect(signature.swiftType(for: model) == Self.x86SwiftTypes[index], "\(text) \(triple)")
       let declared = signature.arguments.indices.dropFirst().map { signature.cDeclaration(ofArgument: $0, for: model) }

@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -73,7 +71,7 @@ import Testing
       let signature = try SignatureEncoding(parsing: text)
       let layout = try signature.layout(for: model)
       #expect(layout.offsetsMatch, "\(text) \(triple)")
-      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(text) \(triple)")
+      #expect(expectFrameAgreement(Array(text.utf8), model: model), "\(text) \(triple)")
       var typed = zip(block.arguments, layout.arguments.dropFirst().map(\.layout)).map { ($0, $1) }
       if let returnType = block.returnType { typed.append((returnType, layout.returnLayout)) }
       for (name, typeLayout) in typed where name != "int" {
@@ -159,7 +157,7 @@ import Testing
       let layout = try SignatureEncoding(parsing: text).layout()
       #expect(layout.arguments.dropFirst().map(\.layout.size) == sizes, "\(text)")
       #expect(layout.arguments.dropFirst().allSatisfy { $0.layout.size % $0.layout.alignment == 0 }, "\(text)")
-      #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: .x86_64SysV), "\(text)")
+      #expect(expectFrameAgreement(Array(text.utf8), model: .x86_64SysV), "\(text)")
     }
   }
 }

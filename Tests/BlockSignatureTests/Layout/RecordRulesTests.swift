@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -86,7 +84,7 @@ import Testing
     let signature = try SignatureEncoding(parsing: text)
     let layout = try signature.layout(for: model)
     #expect(layout.offsetsMatch, "\(text): \(layout.notes) \(triple)")
-    #expect(SignatureFrameTests.expectAgreement(Array(text.utf8), model: model), "\(triple)")
+    #expect(expectFrameAgreement(Array(text.utf8), model: model), "\(triple)")
     for (declaration, argument) in zip(Self.assumedUnitsHold, signature.arguments.dropFirst()) {
       let identifier = Self.typeName(declaration).identifier
       let typeLayout = try argument.type.layout(for: model)

@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
@@ -8,64 +6,6 @@ import Testing
 /// `SignatureFrame` (one pass over the bytes) against `SignatureEncoding` + `layout(for:)` (tree):
 /// the same numbers, the same errors, on every input we have.
 @Suite struct SignatureFrameTests {
-  /// Asserts that both paths agree on `bytes` for `model`; returns whether the input was valid.
-  @discardableResult
-  static func expectAgreement(
-    _ bytes: [UInt8], model: DataModel = .x86_64SysV, sourceLocation: SourceLocation = #_sourceLocation
-  ) -> Bool {
-    let text = String(decoding: bytes, as: UTF8.self)
-    let tree: Result<(SignatureEncoding, SignatureLayout), SignatureError> = bytes.withUnsafeBufferPointer {
-      buffer in
-      Result { () throws(SignatureError) -> (SignatureEncoding, SignatureLayout) in
-        let signature: SignatureEncoding
-        do throws(EncodingError) {
-          signature = try SignatureEncoding(parsingBytes: buffer)
-        } catch {
-          throw SignatureError(error)
-        }
-        do throws(LayoutError) {
-          return (signature, try signature.layout(for: model))
-        } catch {
-          throw SignatureError(error, signature: signature.description)
-        }
-      }
-    }
-    let fast: Result<SignatureFrame, SignatureError> = bytes.withUnsafeBufferPointer { buffer in
-      Result { () throws(SignatureError) -> SignatureFrame in try SignatureFrame(parsingBytes: buffer, for: model) }
-    }
-    switch (tree, fast) {
-    case (.success(let (signature, layout)), .success(let frame)):
-      #expect(frame.kind == signature.kind, "kind of \(text)", sourceLocation: sourceLocation)
-      #expect(frame.returnValue.size == layout.returnLayout.size, "\(text)", sourceLocation: sourceLocation)
-      #expect(frame.returnValue.alignment == layout.returnLayout.alignment, "\(text)", sourceLocation: sourceLocation)
-      #expect(frame.returnValue.caveats == layout.returnLayout.caveats, "\(text)", sourceLocation: sourceLocation)
-      #expect(frame.frameLength == layout.frameLength, "\(text)", sourceLocation: sourceLocation)
-      #expect(frame.writtenFrameLength == signature.frameLength?.value, "\(text)", sourceLocation: sourceLocation)
-      #expect(frame.offsetsMatch == layout.offsetsMatch, "\(text): \(layout.notes)", sourceLocation: sourceLocation)
-      let expected = layout.arguments.map {
-        SignatureFrame.Argument(
-          size: $0.layout.size, alignment: $0.layout.alignment, caveats: $0.layout.caveats, slotSize: $0.slotSize,
-          offset: $0.offset, writtenOffset: $0.writtenOffset)
-      }
-      #expect(frame.arguments == expected, "\(text)", sourceLocation: sourceLocation)
-      // Both scanners, each on its own: the fast one when it takes the input, the general one always.
-      bytes.withUnsafeBufferPointer { buffer in
-        if let fastOnly = SignatureFrame.scanningFastPathOnly(buffer, for: model) {
-          #expect(fastOnly == frame, "fast path on \(text)", sourceLocation: sourceLocation)
-        }
-        let general = try? SignatureFrame.scanningGeneralPathOnly(buffer, for: model)
-        #expect(general?.frame == frame, "general path on \(text)", sourceLocation: sourceLocation)
-      }
-      return true
-    case (.failure(let treeError), .failure(let fastError)):
-      #expect(treeError == fastError, "\(text)", sourceLocation: sourceLocation)
-      return false
-    default:
-      Issue.record("\(text): tree \(tree) vs frame \(fast)", sourceLocation: sourceLocation)
-      return false
-    }
-  }
-
   @Test func documentedExample() throws {
     let frame = try SignatureFrame(parsing: "i20@?0i8r*12")
     #expect(frame.kind == .block)
@@ -121,13 +61,13 @@ import Testing
   @Test(arguments: DataModel.allBuiltIn.map(\.name))
   func handPickedInputsAgree(modelName: String) throws {
     let model = try #require(DataModel(named: modelName))
-    for text in Self.handPicked { Self.expectAgreement(Array(text.utf8), model: model) }
+    for text in Self.handPicked { expectFrameAgreement(Array(text.utf8), model: model) }
     // Depth limits: nodes, and qualifiers alone (each one a level, as the tree parser counts).
-    Self.expectAgreement(Array(repeating: UInt8(ascii: "^"), count: 150) + [UInt8(ascii: "i")], model: model)
+    expectFrameAgreement(Array(repeating: UInt8(ascii: "^"), count: 150) + [UInt8(ascii: "i")], model: model)
     for (prefix, count) in [("v@?", 99), ("v@?", 100), ("v@?", 150), ("v@?{S=", 99), ("v@?{S=", 150)] {
       let closing = prefix.hasSuffix("=") ? "}" : ""
       let text = prefix + String(repeating: "r", count: count) + "i" + closing
-      Self.expectAgreement(Array(text.utf8), model: model)
+      expectFrameAgreement(Array(text.utf8), model: model)
     }
   }
 
@@ -149,16 +89,6 @@ import Testing
     }
   }
 
-  /// Every fixture's live signature.
-  @Test func fixturesAgree() throws {
-    for fixture in Fixture.all {
-      let text = try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature })
-      for model in DataModel.allBuiltIn {
-        #expect(Self.expectAgreement(Array(text.utf8), model: model), "\(fixture.name)")
-      }
-    }
-  }
-
   /// The benchmark corpus (3000 block and 1200 method signatures written by clang).
   @Test func benchmarkCorpusAgrees() throws {
     let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
@@ -167,35 +97,10 @@ import Testing
     for line in table.split(separator: "\n") where !line.hasPrefix("#") {
       let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
       guard columns.count >= 3 else { continue }
-      #expect(Self.expectAgreement(Array(columns[2].utf8)))
+      #expect(expectFrameAgreement(Array(columns[2].utf8)))
       count += 1
     }
     #expect(count >= 4000)
-  }
-
-  /// The fast path takes every signature clang wrote in the corpus and the fixtures (a change
-  /// that made it give up would leave the numbers right but the speed gone), and the nesting
-  /// stack fits the bytes `withUnsafeTemporaryAllocation` keeps on the stack.
-  @Test func fastPathCoversWhatClangWrites() throws {
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
-    let table = try String(contentsOf: url, encoding: .utf8)
-    var signatures: [String] = []
-    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      if columns.count >= 3 { signatures.append(String(columns[2])) }
-    }
-    for fixture in Fixture.all {
-      signatures.append(try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature }))
-    }
-    var refused: [String] = []
-    for signature in signatures {
-      let bytes = Array(signature.utf8)
-      let taken = bytes.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) != nil }
-      if !taken { refused.append(signature) }
-    }
-    #expect(signatures.count > 4000)
-    #expect(refused.isEmpty, "the fast path gives up on \(refused.count): \(refused.prefix(5))")
-    #expect(SignatureFrame.fastPathStackBytes <= 1024)
   }
 
   /// Inside a pointer or a nested signature the fast path reads the types but does not lay them
@@ -212,7 +117,7 @@ import Testing
     ]
     for text in inputs {
       let bytes = Array(text.utf8)
-      #expect(Self.expectAgreement(bytes), "\(text) is valid")
+      #expect(expectFrameAgreement(bytes), "\(text) is valid")
       let taken = bytes.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) }
       #expect(taken?.arguments.map(\.size) == [8, 8], "the fast path takes \(text)")
     }
@@ -251,7 +156,7 @@ import Testing
         }
       }
       for input in inputs {
-        let valid = Self.expectAgreement(input)
+        let valid = expectFrameAgreement(input)
         let text = String(decoding: input, as: UTF8.self)
         if valid, input.allSatisfy({ $0 != 0 && $0 < 0x80 && $0 != UInt8(ascii: "\"") }) {
           let taken = input.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) != nil }
@@ -263,7 +168,7 @@ import Testing
 
   /// The fast path settles in one pass every signature whose written offsets are clang's running
   /// sums — nothing to reconcile — and hands the others, from the first offset that is not, to
-  /// the two passes; both give the tree's numbers (`expectAgreement`).
+  /// the two passes; both give the tree's numbers (`expectFrameAgreement`).
   @Test func onePassTakesRunningSumOffsets() throws {
     // Written by clang (-fblocks -S -emit-llvm) unless said otherwise.
     let cases: [(String, Bool)] = [
@@ -286,7 +191,7 @@ import Testing
       let bytes = Array(text.utf8)
       let used = bytes.withUnsafeBufferPointer { SignatureFrame.fastPathUsesTwoPasses($0) }
       #expect(used == twoPasses, "\(text)")
-      #expect(Self.expectAgreement(bytes), "\(text)")
+      #expect(expectFrameAgreement(bytes), "\(text)")
     }
 
     let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
@@ -399,7 +304,7 @@ import Testing
           bytes += Array(pieces[Int.random(in: 0..<pieces.count, using: &rng)].utf8)
         }
       }
-      if Self.expectAgreement(bytes) { valid += 1 }
+      if expectFrameAgreement(bytes) { valid += 1 }
     }
     #expect(valid > 100)
   }
@@ -426,7 +331,7 @@ extension SignatureFrameTests {
       "v24@?0{S=b18446744073709551616}8", "v24@?0{S=b0i99999999999999999999}8",
       "v24@?0{S=b99999999999999999999i3}8",
     ]
-    for input in inputs { _ = Self.expectAgreement(Array(input.utf8)) }
+    for input in inputs { _ = expectFrameAgreement(Array(input.utf8)) }
     // The limits themselves: 18 offset digits stay on the fast path, 19 leave it.
     Array("v999999999999999999@?0".utf8).withUnsafeBufferPointer {
       #expect(SignatureFrame.scanningFastPathOnly($0) != nil)
@@ -447,7 +352,7 @@ extension SignatureFrameTests {
       "{S=ii}16@?0{S=ii}-\(maximum)@\(maximum)", "v\(maximum)@?-\(maximum)", "v16@?0i+\(maximum)",
     ]
     for input in inputs {
-      #expect(Self.expectAgreement(Array(input.utf8)), "\(input)")
+      #expect(expectFrameAgreement(Array(input.utf8)), "\(input)")
       let signature = try SignatureEncoding(parsing: input)
       for model in DataModel.allBuiltIn {
         let layout = try signature.layout(for: model)
@@ -456,7 +361,7 @@ extension SignatureFrameTests {
         _ = try? MethodSignature(signature, model: model)
         _ = try? CompatibilityChecker(level: .abi, model: model).check(signature, against: signature)
       }
-      FuzzFailCaseTests.runSignatureHarness(Array(input.utf8))
+      runSignatureHarness(Array(input.utf8))
     }
     // A gap that fits is still read: from -16 to the frame's 24, the structure takes 40 bytes.
     let fits = try SignatureEncoding(parsing: "v24@?0{S=ii}-16").layout()
@@ -474,7 +379,7 @@ extension SignatureFrameTests {
       "{S=[1152921504606846972c]b1b33}", "{S=[1152921504606846968c]b33}",
     ] {
       let input = "v16@?0" + type + "8"
-      #expect(!Self.expectAgreement(Array(input.utf8), model: model), "\(input)")
+      #expect(!expectFrameAgreement(Array(input.utf8), model: model), "\(input)")
       let error = try #require(throws: SignatureError.self) { try SignatureFrame(parsing: input, for: model) }
       #expect("\(error)".contains("size overflow"), "\(input): \(error)")
       _ = try SignatureEncoding(parsing: input).compatibleDataModels()

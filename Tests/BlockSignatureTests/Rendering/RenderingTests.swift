@@ -1,6 +1,4 @@
 import BlockSignature
-import BlockSignatureBinary
-import BlockSignatureRuntime
 import Foundation
 import TestSupport
 import Testing
