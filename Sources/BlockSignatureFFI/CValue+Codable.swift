@@ -19,7 +19,7 @@ extension CValue: Codable {
   ///
   /// A `long double` that a `double` does not hold exactly is written as a string of its
   /// decimal digits, which ``converted(to:model:)`` and `CValue(json:as:model:)` read back
-  /// exactly. Where no JSON reader rounds, the text is ``jsonText``'s (without its spaces).
+  /// exactly. Read as its type, the text gives the value ``jsonText`` gives.
   ///
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {

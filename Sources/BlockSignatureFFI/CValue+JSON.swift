@@ -52,7 +52,7 @@ extension CValue {
   }
 
   /// Reads `json` without a type: null is ``void``, `true` and `false` ``bool(_:)``, an
-  /// integer ``signed(_:)`` (``unsigned(_:)`` above `Int128.max`), another number
+  /// integer ``signed(_:)`` (``unsigned(_:)`` above `Int64.max`), another number
   /// ``double(_:)``, a string ``string(_:)``, an array ``aggregate(_:)``,
   /// `{"member": K, "value": V}` ``union(member:value:)``: what decoding with `Codable` gives.
   /// Read it as its C type with ``converted(to:model:)``, or read the text with
@@ -121,7 +121,7 @@ extension CValue {
     switch json.reading {
     case .null: return .void
     case .boolean(let flag): return .bool(flag)
-    case .integer(.unsigned(let number)) where number <= UInt128(Int128.max): return .signed(Int128(number))
+    case .integer(.unsigned(let number)) where number <= UInt128(Int64.max): return .signed(Int128(number))
     case .integer(let number): return number
     case .number(let text): return .double(Double(text) ?? .nan)
     case .string(let text): return .string(text)
