@@ -173,8 +173,10 @@ import Testing
     }
   }
 
-  /// The examples in the documentation comments.
+  /// The examples in the documentation comments and the catalog's "Values as JSON".
   @Test func documentedExamples() throws {
+    let catalog = #"[-170141183460469231731687303715884105728, [0.1, "inf"], {"member": 1, "value": 0.1}]"#
+    #expect(try Self.read(catalog, "{?=t[2f](?=iD)}").jsonText == catalog)
     #expect(try Self.read("0.1", "f") == .float(0.1))
     #expect(
       try Self.read(#"[1, {"member": 1, "value": "-inf"}]"#, "{?=i(?=id)}")
