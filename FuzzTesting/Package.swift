@@ -41,8 +41,8 @@ let package = Package(
       name: "FuzzExtendedLayout",
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],
       swiftSettings: swiftSettings),
-    // The next three need libffi's headers (BlockSignatureFFI). The last two compile blocksig's
-    // JSON files through the links in their CLI/ folders.
+    // The next three need libffi's headers (BlockSignatureFFI); the last two fuzz its JSON form
+    // of values (`CValue(json:as:model:)`, `jsonText`), the one `blocksig call` reads and prints.
     .executableTarget(
       name: "FuzzCallbackTable",
       dependencies: [

@@ -1,5 +1,5 @@
-// The JSON form of a value: the syntax `blocksig call` takes for arguments and prints for
-// results. JSON alone does not say a value's C type (1 may be an int, a double or a pointer),
+// The JSON form of a value through `Codable`: the syntax of `CValue(json:as:model:)` and
+// `jsonText`. JSON alone does not say a value's C type (1 may be an int, a double or a pointer),
 // so decoding gives the type-free reading and `converted(to:model:)` reads it as a type.
 
 import BlockSignature
@@ -18,7 +18,8 @@ extension CValue: Codable {
   ///     // [1,"inf",null]
   ///
   /// A `long double` that a `double` does not hold exactly is written as a string of its
-  /// decimal digits, which ``converted(to:model:)`` reads back exactly.
+  /// decimal digits, which ``converted(to:model:)`` and `CValue(json:as:model:)` read back
+  /// exactly. Read as its type, the text gives the value ``jsonText`` gives.
   ///
   /// - Throws: What the encoder throws.
   public func encode(to encoder: any Encoder) throws {
@@ -82,8 +83,8 @@ extension CValue: Codable {
 
   /// Reads a value in `blocksig call`'s syntax without knowing its type: null is ``void``, a
   /// number ``signed(_:)``, ``unsigned(_:)`` or ``double(_:)``, a string ``string(_:)``, an
-  /// array ``aggregate(_:)``, `{"member": K, "value": V}` ``union(member:value:)``. Read it as
-  /// its C type with ``converted(to:model:)``.
+  /// array ``aggregate(_:)``, `{"member": K, "value": V}` ``union(member:value:)``, as
+  /// `CValue(json:)` reads text. Read it as its C type with ``converted(to:model:)``.
   ///
   ///     let value = try JSONDecoder().decode(CValue.self, from: Data(#"[1, "inf", null]"#.utf8))
   ///     try value.converted(to: TypeEncoding(parsing: "{?=cd*}"))  // [.signed(1), .double(.infinity), .string(nil)]

@@ -42,15 +42,24 @@ import Testing
   }
 
   /// FuzzTesting/Sources/FuzzTypedCall's first steps: the block made for the signature before
-  /// the NUL byte, then the invocation that calls it (the JSON values after the NUL byte are
-  /// read by blocksig's reader, which this target does not link). A refusal is an
-  /// `InvocationError`.
+  /// the NUL byte, the invocation that calls it, and the JSON array after the NUL byte read as
+  /// the harness reads it (`CValue(json:)`, then each value as the return type and the
+  /// parameters' types in turn). A refusal is an `InvocationError`.
   @discardableResult
   static func runTypedCallHarness(_ bytes: [UInt8]) -> Result<Int, InvocationError> {
     let signature = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     return Result { () throws(InvocationError) in
       let block = try DynamicBlock(signature: signature, failure: .returnZero) { _ in .void }
-      return try BlockInvocation(block: block.block).argumentCount
+      let invocation = try BlockInvocation(block: block.block)
+      if let split = bytes.firstIndex(of: 0),
+        case .aggregate(let items)? = try? CValue(json: String(decoding: bytes[(split + 1)...], as: UTF8.self))
+      {
+        let encoding = invocation.signature.encoding
+        for (item, type) in zip(items, [encoding.returnType] + encoding.arguments.dropFirst().map(\.type)) {
+          _ = try? item.converted(to: type, model: invocation.signature.model)
+        }
+      }
+      return invocation.argumentCount
     }
   }
 

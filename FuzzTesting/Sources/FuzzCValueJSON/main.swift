@@ -1,12 +1,9 @@
-// Fuzzes `blocksig call`'s value syntax: JSON text to `CValue` by a C type, and back. The input
-// is split at its first NUL byte into a type encoding and a JSON text (without a NUL, the whole
-// input is JSON text and only the parser runs). The parser's output written compactly must
-// parse back to the same value (with the pretty form too); a value converted for the type (or
-// refused with an error) must have a JSON form that parses back to itself.
-//
-// The JSON reader and writer are `blocksig`'s own files (CLI/ holds links to
-// Sources/blocksig/Support): an executable target cannot be a dependency. Where the library
-// comes to hold them, these links give way to an import.
+// Fuzzes the JSON form of values (`blocksig call`'s syntax): JSON text to `CValue` by a C type,
+// and back. The input is split at its first NUL byte into a type encoding and a JSON text
+// (without a NUL, the whole input is JSON text and only the type-free reading runs). A text
+// refused is refused with an `InvocationError` (malformed JSON with a byte offset inside the
+// text); a value read, typed or type-free, must have a JSON text that reads back to the same
+// text.
 import BlockSignature
 import BlockSignatureFFI
 
@@ -17,28 +14,41 @@ public func fuzzCValueJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let split = bytes.firstIndex(of: 0)
   let jsonBytes = split.map { UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)...]) } ?? bytes
   let text = String(decoding: jsonBytes, as: UTF8.self)
-  let json: JSONValue
   do {
-    json = try JSONParser.parse(text)
-  } catch {
-    precondition(
-      error.offset >= 0 && error.offset <= text.utf8.count, "error offset \(error.offset) is outside the text")
-    return 0
-  }
-  for written in [json.compact, json.pretty()] {
-    guard let again = try? JSONParser.parse(written, maximumDepth: 1000) else {
-      preconditionFailure("the written form of a parsed value does not parse: \(written)")
+    let value = try CValue(json: text)
+    guard let again = try? CValue(json: value.jsonText) else {
+      preconditionFailure("the JSON text of \(value) does not read back: \(value.jsonText)")
     }
-    precondition(again == json, "the written form reads back differently: \(written)")
+    precondition(again.jsonText == value.jsonText, "the JSON text of \(value) reads back as \(again)")
+  } catch {
+    checkOffset(error, in: text)
   }
   guard let split, let model = DataModel.host,
     let type = try? TypeEncoding(
       parsing: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<split]), as: UTF8.self))
   else { return 0 }
-  guard let value = try? CValue(json: json, for: type, argument: 1, model: model) else { return 0 }
-  guard let again = try? JSONParser.parse(value.json.compact, maximumDepth: 1000) else {
-    preconditionFailure("the JSON form of \(value) does not parse: \(value.json.compact)")
+  let value: CValue
+  do {
+    value = try CValue(json: jsonBytes, as: type, model: model)
+  } catch {
+    checkOffset(error, in: text)
+    return 0
   }
-  precondition(again == value.json, "the JSON form of \(value) reads back differently")
+  let again: CValue
+  do {
+    again = try CValue(json: value.jsonText, as: type, model: model)
+  } catch {
+    preconditionFailure("the JSON text of \(value) is refused for \(type): \(error)")
+  }
+  precondition(again.jsonText == value.jsonText, "the JSON text of \(value) reads back as \(again)")
   return 0
+}
+
+/// A malformed text's error names a byte inside it (or just past its end).
+func checkOffset(_ error: InvocationError, in text: String) {
+  let prefix = "malformed JSON at byte "
+  guard error.reason.hasPrefix(prefix) else { return }
+  let digits = error.reason.dropFirst(prefix.count).prefix { $0.isNumber }
+  guard let offset = Int(digits) else { preconditionFailure("no offset in \(error.reason)") }
+  precondition(offset >= 0 && offset <= text.utf8.count, "error offset \(offset) is outside the text")
 }

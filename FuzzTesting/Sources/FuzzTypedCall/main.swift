@@ -1,8 +1,8 @@
 // Fuzzes the typed call (`BlockInvocation.invoke(_:)`) into a block made for the purpose. The
 // input is split at its first NUL byte into a signature (any form) and a JSON array: the
-// return value first (left out for `void`), then one value per parameter, each read by its C
-// type as `blocksig call` reads them (CLI/ holds links to its files in Sources/blocksig/Support;
-// they give way to an import where the library comes to hold them).
+// return value first (left out for `void`), then one value per parameter: the array read with
+// `CValue(json:)`, each value then read as its C type with `converted(to:model:)` (the walk
+// `CValue(json:as:model:)` reads `blocksig call`'s arguments with).
 //
 // A `DynamicBlock` of the signature records the arguments it receives and returns the given
 // value (zero when that value does not fit the return type). Every call is refused with an error or made; a call made must reach the block, and
@@ -19,7 +19,7 @@ public func fuzzTypedCall(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   guard let split = bytes.firstIndex(of: 0), let model = DataModel.host else { return 0 }
   let signatureText = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<split]), as: UTF8.self)
   let valuesText = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(split + 1)...]), as: UTF8.self)
-  guard case .array(var items)? = try? JSONParser.parse(valuesText) else { return 0 }
+  guard case .aggregate(var items)? = try? CValue(json: valuesText) else { return 0 }
 
   let received = Mutex<[CValue]?>(nil)
   let returned = Mutex<CValue>(.void)
@@ -38,15 +38,15 @@ public func fuzzTypedCall(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   if case .primitive(.void) = returnType.unqualified {
   } else {
     guard !items.isEmpty,
-      let value = try? CValue(json: items.removeFirst(), for: returnType, argument: 0, model: model)
+      let value = try? items.removeFirst().converted(to: returnType, model: model)
     else { return 0 }
     returned.withLock { $0 = value }
   }
   let parameters = signature.encoding.arguments.dropFirst()
   guard items.count == parameters.count else { return 0 }
   var values: [CValue] = []
-  for (index, (item, parameter)) in zip(items, parameters).enumerated() {
-    guard let value = try? CValue(json: item, for: parameter.type, argument: index + 1, model: model) else { return 0 }
+  for (item, parameter) in zip(items, parameters) {
+    guard let value = try? item.converted(to: parameter.type, model: model) else { return 0 }
     values.append(value)
   }
   guard let invocation = try? BlockInvocation(block: block.block) else { return 0 }
@@ -69,8 +69,8 @@ public func fuzzTypedCall(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   }
   let again = received.withLock { $0 } ?? []
   precondition(
-    again.map(\.json.compact) == delivered.map(\.json.compact),
+    again.map(\.jsonText) == delivered.map(\.jsonText),
     "passed again, \(delivered) arrives as \(again)")
-  precondition(second.json.compact == first.json.compact, "returned again, \(first) comes back as \(second)")
+  precondition(second.jsonText == first.jsonText, "returned again, \(first) comes back as \(second)")
   return 0
 }

@@ -123,14 +123,14 @@ extension BlockSig {
       let model = invocation.signature.model
       var arguments: [CValue] = []
       for (index, text) in values.enumerated() {
-        let json: JSONValue
-        do {
-          json = try JSONParser.parse(text)
-        } catch {
-          throw InvocationError(kind: .typeMismatch, argument: index + 1, reason: error.description)
-        }
         let type = invocation.signature.encoding.arguments[index + 1].type
-        arguments.append(try CValue(json: json, for: type, argument: index + 1, model: model))
+        do {
+          arguments.append(try CValue(json: text, as: type, model: model))
+        } catch {
+          var placed = error
+          placed.argument = index + 1
+          throw placed
+        }
       }
       return arguments
     }
@@ -140,7 +140,7 @@ extension BlockSig {
       let returnType = signature.encoding.returnType
       guard json else {
         let type = returnType.cDeclaration(for: signature.model)
-        return result == .void ? "return  \(type)" : "return  \(type)  \(result.json.compact)"
+        return result == .void ? "return  \(type)" : "return  \(type)  \(result.jsonText)"
       }
       // Keys sorted and `"key" : value`, as the other commands' documents (JSONEncoder) are;
       // written by hand so a value keeps its exact text (128-bit integers, long double).
@@ -149,7 +149,8 @@ extension BlockSig {
         .init(
           key: "return",
           value: .object([
-            .init(key: "encoding", value: .string(returnType.description)), .init(key: "value", value: result.json),
+            .init(key: "encoding", value: .string(returnType.description)),
+            .init(key: "value", value: result.jsonValue),
           ])),
         .init(key: "serializationVersion", value: .number("1")),
         .init(key: "signature", value: .string(signature.description)),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureFFI
 import BlockSignatureRuntime
 import Foundation
 

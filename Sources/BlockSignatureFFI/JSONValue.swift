@@ -1,6 +1,9 @@
-/// A JSON value as `blocksig call` reads its arguments and writes its result. A number keeps
-/// its exact text, so integers of any width and floating-point values round-trip unchanged.
-indirect enum JSONValue: Hashable, Sendable {
+// A JSON value with each number's text: what the JSON form of `CValue` is read into and
+// written from, and what `blocksig call` builds its `--json` document with.
+
+/// A JSON value as ``CValue``'s JSON form reads and writes it. A number keeps its exact text,
+/// so integers of any width and floating-point values round-trip unchanged.
+package indirect enum JSONValue: Hashable, Sendable {
   case null
   case bool(Bool)
   /// The number's text, as the JSON grammar allows it (`-12`, `0.5`, `1e-3`).
@@ -11,13 +14,18 @@ indirect enum JSONValue: Hashable, Sendable {
   case object([Member])
 
   /// One `"key": value` pair of an object.
-  struct Member: Hashable, Sendable {
-    var key: String
-    var value: JSONValue
+  package struct Member: Hashable, Sendable {
+    package var key: String
+    package var value: JSONValue
+
+    package init(key: String, value: JSONValue) {
+      self.key = key
+      self.value = value
+    }
   }
 
   /// What kind of value it is, for messages: "null", "a number", "an array", ….
-  var kindName: String {
+  package var kindName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -29,7 +37,7 @@ indirect enum JSONValue: Hashable, Sendable {
   }
 
   /// The value on one line: `[1, 2.5, "a"]`, `{"member": 0, "value": 3}`.
-  var compact: String {
+  package var compact: String {
     var output = ""
     write(to: &output, indent: nil, level: 0)
     return output
@@ -37,7 +45,7 @@ indirect enum JSONValue: Hashable, Sendable {
 
   /// The value over several lines, two spaces per level, objects and arrays of them broken
   /// up; arrays of scalars and values inside `keepCompact` keys stay on one line.
-  func pretty(keepingCompact keepCompact: Set<String> = []) -> String {
+  package func pretty(keepingCompact keepCompact: Set<String> = []) -> String {
     var output = ""
     write(to: &output, indent: "  ", level: 0, keepCompact: keepCompact)
     return output
@@ -74,7 +82,7 @@ indirect enum JSONValue: Hashable, Sendable {
   }
 
   /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var output = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -93,29 +101,4 @@ indirect enum JSONValue: Hashable, Sendable {
     }
     return output + "\""
   }
-}
-
-extension JSONValue {
-  /// The value of `key` in an object; nil when there is none or this is not an object.
-  ///
-  ///     try JSONParser.parse(#"{"a": "b"}"#)["a"]?.stringValue  // "b"
-  subscript(key: String) -> JSONValue? {
-    guard case .object(let members) = self else { return nil }
-    return members.first { $0.key == key }?.value
-  }
-
-  /// The text of a string; nil for any other value.
-  var stringValue: String? {
-    if case .string(let text) = self { return text }
-    return nil
-  }
-
-  /// The elements of an array; nil for any other value.
-  var arrayValue: [JSONValue]? {
-    if case .array(let elements) = self { return elements }
-    return nil
-  }
-
-  /// Whether this is `true`.
-  var isTrue: Bool { self == .bool(true) }
 }

@@ -1,8 +1,7 @@
+import BlockSignatureFFI
 import Testing
 
-@testable import blocksig
-
-/// The JSON parser `blocksig call` reads its arguments with.
+/// The JSON parser `CValue(json:as:model:)` reads text with (and `blocksig call` its arguments).
 @Suite struct JSONParserTests {
   @Test func numbersKeepTheirExactText() throws {
     for text in ["0", "-0", "170141183460469231731687303715884105727", "-1.5e-300", "0.1", "1E+400", "12.50"] {
@@ -91,28 +90,8 @@ import Testing
     #expect(try JSONParser.parse(value.pretty()) == value)
   }
 
-  /// Values one after another, as clang's AST dump prints several declarations; a malformed
-  /// one is reported at its offset in the whole text.
-  @Test func sequences() throws {
-    #expect(
-      try JSONParser.parseSequence("{\"a\": [true]}\n[1]  \"s\"\n") == [
-        .object([.init(key: "a", value: .array([.bool(true)]))]), .array([.number("1")]), .string("s"),
-      ])
-    #expect(try JSONParser.parseSequence(" \n") == [])
-    #expect(throws: JSONParseError(offset: 6, reason: "expected a value, found the end of the text")) {
-      try JSONParser.parseSequence("{} [1,")
-    }
-  }
-
-  @Test func accessors() throws {
-    let value = try JSONParser.parse(#"{"name": "f", "inner": [1], "variadic": true, "n": null}"#)
-    #expect(value["name"]?.stringValue == "f")
-    #expect(value["inner"]?.arrayValue == [.number("1")])
-    #expect(value["variadic"]?.isTrue == true)
-    #expect(value["n"]?.isTrue == false)
-    #expect(value["missing"] == nil)
-    #expect(value["name"]?["x"] == nil)
-    #expect(value["inner"]?.stringValue == nil)
-    #expect(value["name"]?.arrayValue == nil)
+  @Test func bytesThatAreNotUTF8BecomeReplacementCharacters() throws {
+    #expect(try JSONParser.parse(bytes: [0x22, 0x61, 0xFF, 0x22]) == .string("a\u{FFFD}"))
+    #expect(try JSONParser.parse(bytes: Array("[1]".utf8)) == .array([.number("1")]))
   }
 }

@@ -1,10 +1,10 @@
-// How a diagnostic quotes a value of any length (the fuzz harnesses compile this file too).
+// How a message quotes a value of any length.
 
 /// `text` as a diagnostic quotes a value: whole when it is at most `width` bytes, otherwise
 /// its first and last `width / 2` bytes around `…`, and its length (`123…789 (100000
 /// bytes)`), so a megabyte argument does not become a megabyte of message. Never cuts inside
 /// a UTF-8 sequence.
-func shortened(_ text: String, width: Int = 100) -> String {
+package func shortened(_ text: String, width: Int = 100) -> String {
   let bytes = Array(text.utf8)
   guard bytes.count > width else { return text }
   var head = width / 2

@@ -1,9 +1,14 @@
 /// Why a JSON text does not parse, and the byte offset (from 0) where it stops making sense.
-struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
-  var offset: Int
-  var reason: String
+package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+  package var offset: Int
+  package var reason: String
 
-  var description: String { "malformed JSON at byte \(offset): \(reason)" }
+  package init(offset: Int, reason: String) {
+    self.offset = offset
+    self.reason = reason
+  }
+
+  package var description: String { "malformed JSON at byte \(offset): \(reason)" }
 }
 
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes for one value: numbers keep their text,
@@ -11,12 +16,13 @@ struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
 /// white space may follow the value.
 ///
 ///     try JSONParser.parse("[1, {\"a\": \"\\u00e9\"}]")  // .array([.number("1"), .object(…)])
-struct JSONParser {
+package struct JSONParser {
   private let bytes: [UInt8]
   private var position = 0
   private let maximumDepth: Int
 
-  static let defaultMaximumDepth = 64
+  /// How deep arrays and objects may nest unless the caller says otherwise.
+  package static let defaultMaximumDepth = 64
 
   private init(_ bytes: [UInt8], maximumDepth: Int) {
     self.bytes = bytes
@@ -24,30 +30,23 @@ struct JSONParser {
   }
 
   /// Parses `text`, one value with optional white space around it.
-  static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
-    var parser = JSONParser(Array(text.utf8), maximumDepth: maximumDepth)
+  package static func parse(_ text: some StringProtocol, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    try parse(bytes: Array(text.utf8), maximumDepth: maximumDepth)
+  }
+
+  /// Parses UTF-8 `bytes`, one value with optional white space around it. A string's bytes that
+  /// are not UTF-8 become U+FFFD.
+  package static func parse(bytes: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    var parser = JSONParser(Array(bytes), maximumDepth: maximumDepth)
     parser.skipWhitespace()
     let value = try parser.value(depth: 0)
     parser.skipWhitespace()
     guard parser.position == parser.bytes.count else { throw parser.failure("unexpected text after the value") }
     return value
-  }
-
-  /// Parses `text` as values one after another, separated by white space: what
-  /// `clang -Xclang -ast-dump=json` prints for several declarations.
-  ///
-  ///     try JSONParser.parseSequence("{}\n[1]")  // [.object([]), .array([.number("1")])]
-  static func parseSequence(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError)
-    -> [JSONValue]
-  {
-    var parser = JSONParser(Array(text.utf8), maximumDepth: maximumDepth)
-    var values: [JSONValue] = []
-    parser.skipWhitespace()
-    while parser.position < parser.bytes.count {
-      values.append(try parser.value(depth: 0))
-      parser.skipWhitespace()
-    }
-    return values
   }
 
   private func failure(_ reason: String, at offset: Int? = nil) -> JSONParseError {
@@ -177,7 +176,7 @@ struct JSONParser {
     position += 1  // "
     var scalars = String.UnicodeScalarView()
     var runStart = position
-    // Unescaped runs are copied as bytes (already UTF-8: the text came from a String).
+    // Unescaped runs are copied as bytes, read as UTF-8 (a malformed sequence becomes U+FFFD).
     func flush(_ end: Int) {
       scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
     }
@@ -261,8 +260,7 @@ struct JSONParser {
     }
   }
 
-  /// A byte for a message: `'x'`, or `byte 0x1f` for one that does not print. Spelled here,
-  /// not with the core's hexadecimal formatter: the fuzz harnesses compile this file alone.
+  /// A byte for a message: `'x'`, or `byte 0x1f` for one that does not print.
   private static func describe(_ byte: UInt8) -> String {
     guard byte >= 0x21, byte < 0x7F else { return "byte 0x" + String(byte, radix: 16) }
     return "'\(String(UnicodeScalar(byte)))'"

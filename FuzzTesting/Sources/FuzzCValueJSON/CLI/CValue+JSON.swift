@@ -1,1 +1,0 @@
-../../../../Sources/blocksig/Support/CValue+JSON.swift

@@ -1,1 +1,0 @@
-../../../../Sources/blocksig/Support/JSONParser.swift
