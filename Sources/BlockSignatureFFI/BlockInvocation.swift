@@ -97,10 +97,35 @@ public final class BlockInvocation: @unchecked Sendable {
     } catch {
       throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
     }
-    let signature = try resolve(
-      own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
+    return try prepare(own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
+  }
+
+  private static func prepare(
+    own: MethodSignature?, declared: String?, level: CompatibilityLevel, model: DataModel, flagSet: Bool
+  ) throws(InvocationError) -> Prepared {
+    let signature = try resolve(own: own, declared: declared, level: level, model: model, flagSet: flagSet)
     return Prepared(signature: signature, own: own, interface: try CallInterface(signature: signature, model: model))
   }
+
+  /// Makes a block made here callable: its signature and invoke are known, so nothing is read
+  /// from its memory (no system call).
+  package init(
+    made: DynamicBlock, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
+  ) throws(InvocationError) {
+    let own = made.signature
+    let key = "\(made.signatureText)\u{0}\(declaredSignature ?? "")\u{0}\(level)"
+    let prepared = try Self.cache.value(for: key) { () throws(InvocationError) in
+      try Self.prepare(own: own, declared: declaredSignature, level: level, model: own.model, flagSet: true)
+    }
+    (signature, blockSignature, interface, preparationKey) = (prepared.signature, own, prepared.interface, key)
+    let invoke = made.withBlock { block in MadeBlockState.with(block) { $0.prototype.invoke } }
+    invokeFunction = unsafeBitCast(invoke, to: (@convention(c) () -> Void).self)
+    guard let copy = made.withBlock({ _Block_copy($0) }) else {
+      throw InvocationError(kind: .notABlock, reason: "_Block_copy returned NULL")
+    }
+    block = UnsafeRawPointer(copy)
+  }
+
 
   /// The number of arguments a call takes: the block's parameters, the block itself not counted.
   public var argumentCount: Int { signature.numberOfArguments - 1 }

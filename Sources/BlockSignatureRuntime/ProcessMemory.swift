@@ -18,13 +18,19 @@ package struct ProcessMemory {
   /// This process's memory.
   package init() {
     pid = nil
+    isChecked = Self.ownReadsAreChecked
+  }
+
+  /// Whether `process_vm_readv` reads this process: probed once (each call costs a system
+  /// call, a microsecond or more on a virtual machine).
+  private static let ownReadsAreChecked: Bool = {
     var probe: UInt64 = 0
     var target: UInt64 = 0x5a5a
     let read = withUnsafeMutableBytes(of: &probe) { buffer in
       withUnsafeBytes(of: &target) { cbs_read_memory($0.baseAddress, buffer.baseAddress!, 8) }
     }
-    isChecked = read == 8 && probe == target
-  }
+    return read == 8 && probe == target
+  }()
 
   /// The memory of process `pid`, read with `process_vm_readv` (which needs the right to trace
   /// it: the same user and, under Yama, a `ptrace_scope` that allows it, or `CAP_SYS_PTRACE`).

@@ -40,10 +40,13 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   ///
   /// - Throws: ``InvocationError``: not a block, no signature and none declared, a declaration
   ///   the block does not fit (with the checker's diagnostics), a type that cannot be called.
-  public init(
+  public convenience init(
     block: UnsafeRawPointer, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
-    let invocation = try BlockInvocation(block: block, declaredSignature: declaredSignature, level: level)
+    try self.init(invocation: try BlockInvocation(block: block, declaredSignature: declaredSignature, level: level))
+  }
+
+  private init(invocation: BlockInvocation) throws(InvocationError) {
     self.invocation = invocation
     let form: FunctionForm
     if let key = invocation.preparationKey {
@@ -109,9 +112,8 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   public convenience init(
     _ block: DynamicBlock, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
-    // The block stays alive until the trampoline has its own copy.
-    defer { withExtendedLifetime(block) {} }
-    try self.init(block: block.unsafeBlock, declaredSignature: declaredSignature, level: level)
+    // Its signature and invoke are known: nothing is read from the block's memory.
+    try self.init(invocation: try BlockInvocation(made: block, declaredSignature: declaredSignature, level: level))
   }
 
   deinit {

@@ -115,6 +115,32 @@ import Testing
     #expect(withExtendedLifetime(forwarded) { sixArguments(1, 2, 3, 4, 5, 60) } == -45)
   }
 
+  @Test func functionsOfMadeBlocks() throws {
+    // Two pointer-sized arguments: the function shifts into the made block's own entry.
+    let two = try DynamicBlock(signature: "q@?qq") { call in
+      let (a, b) = (call.argumentAddress(0).load(as: Int64.self), call.argumentAddress(1).load(as: Int64.self))
+      call.result.storeBytes(of: a * 10 + b, as: Int64.self)
+    }
+    let shifted = try CFunctionTrampoline(two)
+    #expect(shifted.callsTheBlockDirectly)
+    #expect(try shifted.withFunction(as: (@convention(c) (Int64, Int64) -> Int64).self) { $0(4, 2) } == 42)
+
+    // Six: libffi forwards to the block, whose seventh argument (the sixth integer) is on the stack.
+    let six = try DynamicBlock(signature: "q@?qqqqqq") { arguments in
+      .signed(arguments.enumerated().reduce(Int128(0)) { sum, next in
+        guard case .signed(let x) = next.element else { return sum }
+        return sum + Int128(next.offset + 1) * x
+      })
+    }
+    let forwarded = try CFunctionTrampoline(six)
+    #expect(!forwarded.callsTheBlockDirectly)
+    typealias Six = @convention(c) (Int64, Int64, Int64, Int64, Int64, Int64) -> Int64
+    #expect(try forwarded.withFunction(as: Six.self) { $0(1, 1, 1, 1, 1, 100) } == 615)
+
+    // A declaration the made block does not fit is refused, as for any block.
+    #expect(throws: InvocationError.self) { try CFunctionTrampoline(two, declaredSignature: "v{?=dddd}") }
+  }
+
   @Test func aDeclaredFunctionSignatureIsChecked() throws {
     let count = Count()
     let block: ComparatorBlock = { _, _ in
