@@ -97,7 +97,8 @@ public final class BlockInvocation: @unchecked Sendable {
     } catch {
       throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
     }
-    return try prepare(own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
+    return try prepare(
+      own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
   }
 
   private static func prepare(
@@ -125,7 +126,6 @@ public final class BlockInvocation: @unchecked Sendable {
     }
     block = UnsafeRawPointer(copy)
   }
-
 
   /// The number of arguments a call takes: the block's parameters, the block itself not counted.
   public var argumentCount: Int { signature.numberOfArguments - 1 }

@@ -76,6 +76,7 @@ final class BlockPrototype: @unchecked Sendable {
   }
 
   deinit {
+    plan.deallocate()
     descriptor.deallocate()
     signatureBytes.deallocate()
   }

@@ -70,8 +70,9 @@ enum ScalarAccess: Equatable {
   }
 }
 
-/// A made block's per-call facts, owned by its prototype.
-final class CallPlan: @unchecked Sendable {
+/// A made block's per-call facts: plain values and buffers its prototype owns and frees
+/// (``deallocate()``), copied into each block's state so that a call counts no reference.
+struct CallPlan: @unchecked Sendable {
   /// Parameters, the block itself not counted.
   let argumentCount: Int
   /// Arguments libffi or the entry passes, the block included.
@@ -141,7 +142,8 @@ final class CallPlan: @unchecked Sendable {
     }
   }
 
-  deinit {
+  /// Frees the buffers, once no block made from the plan is left.
+  func deallocate() {
     frameSlots?.deallocate()
     passedSlots.deallocate()
     scalarArguments?.deinitialize(count: argumentCount).deallocate()

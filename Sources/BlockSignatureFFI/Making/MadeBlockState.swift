@@ -8,12 +8,14 @@ import Synchronization
 /// What a made block captures: its prototype, its handler, what to do when the handler fails.
 final class MadeBlockState: @unchecked Sendable {
   let prototype: BlockPrototype
-  /// The prototype's plan and interface, which live as long as it (held above).
-  unowned(unsafe) let plan: CallPlan
+  /// The prototype's plan (its buffers live as long as the prototype, held above) and
+  /// interface.
+  let plan: CallPlan
   unowned(unsafe) let interface: CallInterface
   /// One of the two handlers (the body's), kept apart so that a call reads it without
   /// copying the enum.
-  let rawHandler: DynamicBlock.RawHandler?
+  let rawHandler: DynamicBlock.RawHandler
+  let isRaw: Bool
   let typedHandler: DynamicBlock.Handler?
   let failure: DynamicBlock.FailurePolicy
   /// The context of the delegate whose member the block implements, handed to each call.
@@ -34,8 +36,8 @@ final class MadeBlockState: @unchecked Sendable {
     plan = prototype.plan
     interface = prototype.interface
     switch body {
-    case .raw(let handler): (rawHandler, typedHandler) = (handler, nil)
-    case .typed(let handler): (rawHandler, typedHandler) = (nil, handler)
+    case .raw(let handler): (rawHandler, typedHandler, isRaw) = (handler, nil, true)
+    case .typed(let handler): (rawHandler, typedHandler, isRaw) = ({ _ in }, handler, false)
     }
     self.failure = failure
     self.context = context
@@ -72,7 +74,7 @@ final class MadeBlockState: @unchecked Sendable {
       state: self, block: block, argumentPointers: arguments, result: result, argumentCount: plan.argumentCount,
       passedSlots: plan.passedSlots)
     do {
-      if let rawHandler {
+      if isRaw {
         // A raw handler that writes nothing returns zero.
         Self.zero(result, count: plan.resultBytes)
         try rawHandler(call)

@@ -127,10 +127,11 @@ import Testing
 
     // Six: libffi forwards to the block, whose seventh argument (the sixth integer) is on the stack.
     let six = try DynamicBlock(signature: "q@?qqqqqq") { arguments in
-      .signed(arguments.enumerated().reduce(Int128(0)) { sum, next in
-        guard case .signed(let x) = next.element else { return sum }
-        return sum + Int128(next.offset + 1) * x
-      })
+      .signed(
+        arguments.enumerated().reduce(Int128(0)) { sum, next in
+          guard case .signed(let x) = next.element else { return sum }
+          return sum + Int128(next.offset + 1) * x
+        })
     }
     let forwarded = try CFunctionTrampoline(six)
     #expect(!forwarded.callsTheBlockDirectly)
