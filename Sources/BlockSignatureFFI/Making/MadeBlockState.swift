@@ -16,7 +16,7 @@ final class MadeBlockState: @unchecked Sendable {
   /// copying the enum.
   let rawHandler: DynamicBlock.RawHandler
   let isRaw: Bool
-  let typedHandler: DynamicBlock.Handler?
+  let typedHandler: DynamicBlock.Handler
   let failure: DynamicBlock.FailurePolicy
   /// The context of the delegate whose member the block implements, handed to each call.
   let context: UnsafeMutableRawPointer?
@@ -36,7 +36,7 @@ final class MadeBlockState: @unchecked Sendable {
     plan = prototype.plan
     interface = prototype.interface
     switch body {
-    case .raw(let handler): (rawHandler, typedHandler, isRaw) = (handler, nil, true)
+    case .raw(let handler): (rawHandler, typedHandler, isRaw) = (handler, { _ in .void }, true)
     case .typed(let handler): (rawHandler, typedHandler, isRaw) = ({ _ in }, handler, false)
     }
     self.failure = failure
@@ -78,10 +78,10 @@ final class MadeBlockState: @unchecked Sendable {
         // A raw handler that writes nothing returns zero.
         Self.zero(result, count: plan.resultBytes)
         try rawHandler(call)
-      } else if let scalars = plan.scalarArguments, let typedHandler {
-        try respondToScalars(call, scalars, typedHandler)
+      } else if let scalars = plan.scalarArguments {
+        try respondToScalars(call, scalars)
         return  // written and widened
-      } else if let typedHandler {
+      } else {
         let value = try withArguments(count: call.argumentCount, load: call.argument) { try typedHandler($0) }
         try call.setResult(value)  // setResult zeroes the buffer first
       }
@@ -95,14 +95,14 @@ final class MadeBlockState: @unchecked Sendable {
   /// written directly when it is plainly of its type and in range (else through the checked
   /// store, which names what is wrong).
   private func respondToScalars(
-    _ call: DynamicBlock.Call, _ scalars: UnsafeMutablePointer<ScalarAccess>, _ handler: DynamicBlock.Handler
+    _ call: DynamicBlock.Call, _ scalars: UnsafeMutablePointer<ScalarAccess>
   ) throws {
     let value = try withArguments(
       count: call.argumentCount,
       load: { index in
         scalars[index].load(from: call.argumentAddress(index))
       }
-    ) { try handler($0) }
+    ) { try typedHandler($0) }
     guard let access = plan.scalarResult else {
       if case .void = value { return }
       try call.setResult(value)  // the checked store's error
