@@ -70,6 +70,19 @@ enum ScalarAccess: Equatable {
   }
 }
 
+extension ValueShape {
+  /// Whether a value of this shape has a `char *` in it.
+  var holdsCString: Bool {
+    switch self {
+    case .pointer(let isCString): isCString
+    case .record(_, let members): members.contains { $0.shape.holdsCString }
+    case .union(_, let members): members.contains { $0.holdsCString }
+    case .array(_, _, let element): element.holdsCString
+    default: false
+    }
+  }
+}
+
 /// A made block's per-call facts: plain values and buffers its prototype owns and frees
 /// (``deallocate()``), copied into each block's state so that a call counts no reference.
 struct CallPlan: @unchecked Sendable {
@@ -84,6 +97,8 @@ struct CallPlan: @unchecked Sendable {
   let passedSlots: UnsafeMutablePointer<Int>
   /// Bytes of the result buffer a handler's result occupies once widened.
   let resultBytes: Int
+  /// Whether a result can hold a C string, which the block then keeps for C to read.
+  let returnsStrings: Bool
   /// How a narrow result is widened to a whole `ffi_arg` after the handler: the sign or zero
   /// extension of its `widenedBytes` low bytes (0: nothing to widen).
   let widenedBytes: Int
@@ -108,6 +123,7 @@ struct CallPlan: @unchecked Sendable {
     for index in 0..<count { passedSlots[index] = interface.passedIndex[index + 1] ?? -1 }
     let returnShape = interface.returnShape
     resultBytes = returnShape.resultBytes
+    returnsStrings = returnShape.holdsCString
     switch returnShape {
     case .integer(let size, let isSigned, _) where size < 8: (widenedBytes, widensSigned) = (size, isSigned)
     case .bool: (widenedBytes, widensSigned) = (1, false)

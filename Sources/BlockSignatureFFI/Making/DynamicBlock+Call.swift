@@ -40,7 +40,7 @@ extension DynamicBlock {
     }
 
     var interface: CallInterface { state.interface }
-    var strings: CStringTable { state.strings }
+    var strings: CStringTable? { state.strings }
 
     /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
     /// by one of its `implement` methods that take a handler), or nil for a block made on its

@@ -181,8 +181,16 @@ public final class DynamicBlock: @unchecked Sendable {
   ///     DynamicBlock.preparedSignatureCount <= DynamicBlock.preparedSignatureLimit  // true
   public static var preparedSignatureLimit: Int { BlockPrototype.limit }
 
+  /// Block forms by the text they were read from: a block made again for a text parses
+  /// nothing.
+  private static let blockForms = PreparationCache<(MethodSignature, String)>(limit: 64)
+
   /// `signature` in block form with the text its descriptor will hold.
   static func blockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {
+    try blockForms.value(for: signature) { () throws(InvocationError) in try readBlockForm(of: signature) }
+  }
+
+  private static func readBlockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {
     guard let model = DataModel.host else {
       throw InvocationError(kind: .preparationFailed, reason: "no data model describes this machine")
     }

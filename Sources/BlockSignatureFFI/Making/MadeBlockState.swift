@@ -20,8 +20,8 @@ final class MadeBlockState: @unchecked Sendable {
   let failure: DynamicBlock.FailurePolicy
   /// The context of the delegate whose member the block implements, handed to each call.
   let context: UnsafeMutableRawPointer?
-  /// Strings the block has returned to C.
-  let strings = CStringTable()
+  /// Strings the block has returned to C, where its result can hold one.
+  let strings: CStringTable?
   /// The array a typed handler was last given, kept to be filled again: taken by one call at a
   /// time (a call that finds it taken makes its own), and reused in place unless the handler
   /// kept a copy of it.
@@ -41,6 +41,7 @@ final class MadeBlockState: @unchecked Sendable {
     }
     self.failure = failure
     self.context = context
+    strings = plan.returnsStrings ? CStringTable() : nil
   }
 
   /// Runs `body` with the state a made block captures, which the block holds while it is
