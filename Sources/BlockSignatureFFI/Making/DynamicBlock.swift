@@ -14,8 +14,9 @@ import CBlockABI
 ///
 /// The block is a heap block with the signature in its descriptor (`BLOCK_HAS_SIGNATURE`),
 /// copy and dispose helpers that keep the handler alive, and `BLOCK_USE_STRET` where clang sets
-/// it. Its invoke is a libffi closure shared by every block made for the same signature text;
-/// the handler is found through the block pointer each call receives.
+/// it. Its invoke is shared by every block made for the same signature text (an entry of its
+/// own for scalars on x86-64, else a libffi closure: ``usesLibffiClosure``); the handler is
+/// found through the block pointer each call receives.
 ///
 /// Ownership: the `DynamicBlock` holds one reference to the block; every copy C makes holds
 /// another. The handler is released once, when the last of them is released — which may be
