@@ -95,7 +95,9 @@ let package = Package(
     .systemLibrary(
       name: "CBenchFFI", path: "Sources/CBenchFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
     // A clang block and C loops that call blocks and function pointers, for the made blocks.
-    .target(name: "CBenchBlocks", path: "Sources/CBenchBlocks", cSettings: [.unsafeFlags(["-fblocks"])]),
+    .target(
+      name: "CBenchBlocks", path: "Sources/CBenchBlocks", cSettings: [.unsafeFlags(["-fblocks"])],
+      linkerSettings: [.linkedLibrary("ffi")]),
     .executableTarget(
       name: "InvocationBenchmarks",
       dependencies: [

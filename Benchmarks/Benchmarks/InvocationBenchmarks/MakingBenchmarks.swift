@@ -1,7 +1,8 @@
 // Making/<path>/<signature>: one iteration makes 1 000 calls of a `double (^)(int, double)`
 // from clang-compiled C, or makes and releases 1 000 blocks.
 //
-// - `clang-block`: C calls a block clang made (the floor);
+// - `direct`: C calls a plain C function; `clang-block`: C calls a block clang made;
+// - `bare-closure`: C calls a bare libffi closure whose handler is C (the floor of a made block);
 // - `made-raw`, `made-typed`: C calls a DynamicBlock with a raw or a typed handler;
 // - `trampoline`: C calls a CFunctionTrampoline's function pointer over the clang block;
 // - `int128-to-double`: 1 000 conversions of an Int128 (a typed handler's integer) to Double;
@@ -16,6 +17,14 @@ func makingBenchmarks() {
   let clangBlock = cbench_clang_block()
   Benchmark("Making/clang-block/d@?id") { benchmark in
     for _ in benchmark.scaledIterations { blackHole(cbench_call_block(clangBlock, calls)) }
+  }
+  let direct = cbench_direct_function()
+  Benchmark("Making/direct/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_function(direct, calls)) }
+  }
+  guard let bare = cbench_bare_closure() else { fatalError("libffi refused the bare closure") }
+  Benchmark("Making/bare-closure/d@?id") { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(cbench_call_function(bare, calls)) }
   }
 
   guard
@@ -37,10 +46,10 @@ func makingBenchmarks() {
   else { fatalError("the blocks cannot be made") }
 
   Benchmark("Making/made-raw/d@?id") { benchmark in
-    for _ in benchmark.scaledIterations { blackHole(cbench_call_block(raw.block, calls)) }
+    for _ in benchmark.scaledIterations { raw.withBlock { blackHole(cbench_call_block($0, calls)) } }
   }
   Benchmark("Making/made-typed/d@?id") { benchmark in
-    for _ in benchmark.scaledIterations { blackHole(cbench_call_block(typed.block, calls)) }
+    for _ in benchmark.scaledIterations { typed.withBlock { blackHole(cbench_call_block($0, calls)) } }
   }
   // The conversion a typed handler of an `int` parameter may write, measured alone.
   Benchmark("Making/int128-to-double/1000") { benchmark in
@@ -49,7 +58,7 @@ func makingBenchmarks() {
     }
   }
   Benchmark("Making/trampoline/d@?id") { benchmark in
-    for _ in benchmark.scaledIterations { blackHole(cbench_call_function(trampoline.function, calls)) }
+    for _ in benchmark.scaledIterations { trampoline.withFunction { blackHole(cbench_call_function($0, calls)) } }
   }
   Benchmark("Making/create-release/d@?id") { benchmark in
     for _ in benchmark.scaledIterations {
