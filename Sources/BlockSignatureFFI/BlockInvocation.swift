@@ -119,7 +119,7 @@ public final class BlockInvocation: @unchecked Sendable {
       try Self.prepare(own: own, declared: declaredSignature, level: level, model: own.model, flagSet: true)
     }
     (signature, blockSignature, interface, preparationKey) = (prepared.signature, own, prepared.interface, key)
-    let invoke = made.withBlock { block in MadeBlockState.with(block) { $0.prototype.invoke } }
+    let invoke = made.withBlock { block in MadeBlockCaptures.of(block).pointee.prototype.invoke }
     invokeFunction = unsafeBitCast(invoke, to: (@convention(c) () -> Void).self)
     guard let copy = made.withBlock({ _Block_copy($0) }) else {
       throw InvocationError(kind: .notABlock, reason: "_Block_copy returned NULL")

@@ -48,7 +48,6 @@ _Static_assert(CBA_BLOCK_IS_NOESCAPE == 0x00800000, "bit 23");
 
 _Static_assert(offsetof(struct CBA_Block_made_descriptor, part2) == 2 * CBA_PTR, "made: helpers after part 1");
 _Static_assert(offsetof(struct CBA_Block_made_descriptor, part3) == 4 * CBA_PTR, "made: signature after helpers");
-_Static_assert(offsetof(struct CBA_Block_made, state) == sizeof(struct CBA_Block_layout), "made: capture after header");
 
 #if defined(__x86_64__) && defined(__linux__)
 // MadeBlockEntry.S reads the dispatch function at these offsets.

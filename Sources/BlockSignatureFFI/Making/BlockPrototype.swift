@@ -51,7 +51,7 @@ final class BlockPrototype: @unchecked Sendable {
       let closure = try FFIClosure(cif: interface.cif, userData: nil) { _, result, arguments, _ in
         guard let result, let arguments, let blockSlot = arguments[0] else { return }
         let block = blockSlot.load(as: UnsafeRawPointer.self)
-        MadeBlockState.with(block) { $0.respond(block: block, result: result, arguments: arguments) }
+        MadeBlockCaptures.respond(MadeBlockCaptures.of(block), block: block, result: result, arguments: arguments)
       }
       self.closure = closure
       invoke = closure.code
@@ -67,10 +67,10 @@ final class BlockPrototype: @unchecked Sendable {
     descriptor = .allocate(capacity: 1)
     descriptor.initialize(
       to: CBA_Block_made_descriptor(
-        part1: CBA_Block_descriptor_1(reserved: 0, size: UInt(MemoryLayout<CBA_Block_made>.size)),
+        part1: CBA_Block_descriptor_1(reserved: 0, size: UInt(MadeBlockCaptures.literalSize)),
         part2: CBA_Block_descriptor_2(
-          copy: { destination, source in MadeBlockState.retainCapture(copiedFrom: source, to: destination) },
-          dispose: { block in MadeBlockState.releaseCapture(of: block) }),
+          copy: { destination, source in MadeBlockCaptures.copyCaptures(from: source, to: destination) },
+          dispose: { block in MadeBlockCaptures.disposeCaptures(of: block) }),
         part3: CBA_Block_descriptor_3(signature: UnsafePointer(signatureBytes), layout: nil),
         entry_dispatch: closure == nil ? MadeBlockEntry.dispatch : nil))
   }

@@ -97,6 +97,9 @@ struct CallPlan: @unchecked Sendable {
   let passedSlots: UnsafeMutablePointer<Int>
   /// Bytes of the result buffer a handler's result occupies once widened.
   let resultBytes: Int
+  /// Where a block's captures keep the flag of their spare arguments (a constant of the
+  /// captures' layout, kept here to be at hand).
+  let spareFlagOffset = MadeBlockCaptures.spareFlagOffset
   /// Whether a result can hold a C string, which the block then keeps for C to read.
   let returnsStrings: Bool
   /// How a narrow result is widened to a whole `ffi_arg` after the handler: the sign or zero

@@ -14,8 +14,8 @@ extension DynamicBlock {
   ///       call.result.storeBytes(of: x * 2, as: Double.self)
   ///     }
   public struct Call {
-    /// The block's state, which the block holds while the handler runs.
-    unowned(unsafe) let state: MadeBlockState
+    /// What the block captures, which lives while the handler runs.
+    let captures: UnsafeMutablePointer<MadeBlockCaptures>
     /// The block being called (the first argument C passed).
     public let block: UnsafeRawPointer
     let argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -28,10 +28,11 @@ extension DynamicBlock {
     let passedSlots: UnsafeMutablePointer<Int>
 
     init(
-      state: MadeBlockState, block: UnsafeRawPointer, argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+      captures: UnsafeMutablePointer<MadeBlockCaptures>, block: UnsafeRawPointer,
+      argumentPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
       result: UnsafeMutableRawPointer, argumentCount: Int, passedSlots: UnsafeMutablePointer<Int>
     ) {
-      self.state = state
+      self.captures = captures
       self.block = block
       self.argumentPointers = argumentPointers
       self.result = result
@@ -39,13 +40,13 @@ extension DynamicBlock {
       self.passedSlots = passedSlots
     }
 
-    var interface: CallInterface { state.interface }
-    var strings: CStringTable? { state.strings }
+    var interface: CallInterface { captures.pointee.interface }
+    var strings: CStringTable? { captures.pointee.strings }
 
     /// The ``DynamicDelegate/context`` of the delegate whose member the block implements (made
     /// by one of its `implement` methods that take a handler), or nil for a block made on its
     /// own. It is the delegate's whether or not C passed it to this call.
-    public var context: UnsafeMutableRawPointer? { state.context }
+    public var context: UnsafeMutableRawPointer? { captures.pointee.context }
 
     /// The block's signature.
     public var signature: MethodSignature { interface.signature }

@@ -142,25 +142,29 @@ public final class DynamicBlock: @unchecked Sendable {
     self.signature = signature
     self.signatureText = text
     self.unsafeBlock = UnsafeRawPointer(copy)
-    usesLibffiClosure = MadeBlockState.with(unsafeBlock) { $0.prototype.invoke != cba_made_block_entry_address() }
+    usesLibffiClosure = MadeBlockCaptures.of(unsafeBlock).pointee.prototype.invoke != cba_made_block_entry_address()
   }
 
-  /// Runs `use` with a stack literal of a block made for `signature`: the literal holds one
-  /// reference to the state until `use` returns.
+  /// Runs `use` with a stack literal of a block made for `signature`: the literal holds its
+  /// captures until `use` returns.
   static func withLiteral<Result>(
     signature: MethodSignature, text: String, body: Body, failure: FailurePolicy,
     context: UnsafeMutableRawPointer? = nil, _ use: (UnsafeRawPointer) throws(InvocationError) -> Result
   ) throws(InvocationError) -> Result {
     let prototype = try BlockPrototype.shared(for: signature, text: text)
     try failure.validate(for: prototype.interface)
-    let state = Unmanaged.passRetained(
-      MadeBlockState(prototype: prototype, body: body, failure: failure, context: context))
-    defer { state.release() }
-    var literal = CBA_Block_made()
-    cba_made_block_initialize(
-      &literal, cba_stack_block_isa(), prototype.flags.rawValue, prototype.invoke, prototype.descriptor,
-      state.toOpaque())
-    return try withUnsafePointer(to: &literal) { pointer throws(InvocationError) in try use(UnsafeRawPointer(pointer)) }
+    let captures = MadeBlockCaptures(prototype: prototype, body: body, failure: failure, context: context)
+    return try withUnsafeTemporaryAllocation(
+      byteCount: MadeBlockCaptures.literalSize, alignment: max(16, MemoryLayout<MadeBlockCaptures>.alignment)
+    ) { literal throws(InvocationError) in
+      let header = literal.baseAddress!.assumingMemoryBound(to: CBA_Block_layout.self)
+      cba_made_block_initialize(
+        header, cba_stack_block_isa(), prototype.flags.rawValue, prototype.invoke, prototype.descriptor)
+      let inline = MadeBlockCaptures.of(UnsafeRawPointer(header))
+      inline.initialize(to: captures)
+      defer { inline.deinitialize(count: 1) }
+      return try use(UnsafeRawPointer(header))
+    }
   }
 
   deinit {

@@ -55,16 +55,13 @@ enum MadeBlockEntry {
   /// list of argument addresses goes in the frame too.
   static let dispatch: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void = { frame, stack in
     let block = UnsafeRawPointer(frame.load(as: UnsafeRawPointer.self))
-    let literal = block.assumingMemoryBound(to: CBA_Block_made.self)
-    Unmanaged<MadeBlockState>.fromOpaque(literal.pointee.state!)._withUnsafeGuaranteedRef { state in
-      let plan = state.plan
-      let slots = plan.frameSlots.unsafelyUnwrapped
-      let pointers = (frame + CBA_MADE_ENTRY_POINTERS).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-      for index in 0..<plan.passedCount {
-        let slot = slots[index]
-        pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
-      }
-      state.respond(block: block, result: frame + CBA_MADE_ENTRY_RESULT, arguments: pointers)
+    let captures = MadeBlockCaptures.of(block)
+    let slots = captures.pointee.plan.frameSlots.unsafelyUnwrapped
+    let pointers = (frame + CBA_MADE_ENTRY_POINTERS).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    for index in 0..<captures.pointee.plan.passedCount {
+      let slot = slots[index]
+      pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
     }
+    MadeBlockCaptures.respond(captures, block: block, result: frame + CBA_MADE_ENTRY_RESULT, arguments: pointers)
   }
 }

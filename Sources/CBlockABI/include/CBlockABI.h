@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -328,25 +329,26 @@ static inline const void *_Nullable cba_made_block_entry_address(void) {
 #endif
 }
 
-/// The literal of a block made at run time: the header and one captured pointer, the
-/// reference-counted state its helpers retain and release.
-struct CBA_Block_made {
-  struct CBA_Block_layout header;
-  const void *_Nullable state;
-};
-
-/// Fills a literal of a block made at run time: the fields clang writes for a stack block.
-/// (Swift does not import the variadic `invoke` pointer type, so it is set here.)
+/// Fills the header of a block made at run time: the fields clang writes for a stack literal;
+/// the captures follow it. (Swift does not import the variadic `invoke` pointer type, so it is
+/// set here.)
 static inline void cba_made_block_initialize(
-    struct CBA_Block_made *block, const void *isa, int32_t flags, const void *invoke,
-    struct CBA_Block_made_descriptor *descriptor, const void *_Nullable state) {
-  block->header.isa = (void *)isa;
-  block->header.flags = flags;
-  block->header.reserved = 0;
-  block->header.invoke = (void (*)(void *, ...))invoke;
-  block->header.descriptor = &descriptor->part1;
-  block->state = state;
+    struct CBA_Block_layout *block, const void *isa, int32_t flags, const void *invoke,
+    struct CBA_Block_made_descriptor *descriptor) {
+  block->isa = (void *)isa;
+  block->flags = flags;
+  block->reserved = 0;
+  block->invoke = (void (*)(void *, ...))invoke;
+  block->descriptor = &descriptor->part1;
 }
+
+/// Takes a one-byte flag that is 0 when free: true when this call set it (acquire ordering).
+static inline bool cba_flag_try_take(uint8_t *flag) {
+  return __atomic_exchange_n(flag, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+/// Frees a flag taken with `cba_flag_try_take` (release ordering).
+static inline void cba_flag_give_back(uint8_t *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELEASE); }
 
 #pragma clang assume_nonnull end
 
