@@ -26,11 +26,13 @@ let package = Package(
       dependencies: [.product(name: "BlockSignature", package: library)],
       swiftSettings: swiftSettings
     ),
+    // The floor pass `corpus-check --bench floor` times beside the readers.
+    .target(name: "CBenchFloor", path: "Sources/CBenchFloor"),
     // Our answers on the whole corpus against clang's truth (answered / correct counts).
     .executableTarget(
       name: "corpus-check",
       dependencies: [
-        "BenchmarkCorpus", .product(name: "BlockSignature", package: library),
+        "BenchmarkCorpus", "CBenchFloor", .product(name: "BlockSignature", package: library),
         .product(name: "BlockSignatureBinary", package: library),
       ],
       swiftSettings: swiftSettings

@@ -5,7 +5,7 @@
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
 //   corpus-check --scan-signatures  the distinct block signatures found in those files, one per line
-//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast, reader) N times over the corpus (or
+//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast, reader, floor) N times over the corpus (or
 //                           the signatures of FILE, one per line) and prints a checksum: for
 //                           instruction counts, run under valgrind with two values of N and divide
 //                           the difference by the extra signatures
@@ -24,6 +24,7 @@
 
 import BenchmarkCorpus
 import BlockSignature
+import CBenchFloor
 import BlockSignatureBinary
 import Foundation
 
@@ -149,7 +150,12 @@ func runPasses(_ mode: String, _ passes: Int, over packed: PackedSignatures) -> 
       }
     }
   var checksum = 0
-  if mode == "reader" {
+  if mode == "floor" {
+    // The floor pass (CBenchFloor), called as the readers are: once per signature.
+    for _ in 0..<passes {
+      for bytes in packed.buffers { checksum &+= cbench_floor(bytes.baseAddress!, bytes.count) }
+    }
+  } else if mode == "reader" {
     // A reader is mutated by each scan: its own loop, no closure.
     var reader = SignatureFrame.Reader(model: model)
     for _ in 0..<passes {

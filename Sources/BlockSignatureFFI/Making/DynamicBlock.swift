@@ -131,7 +131,7 @@ public final class DynamicBlock: @unchecked Sendable {
     context: UnsafeMutableRawPointer? = nil
   ) throws(InvocationError) {
     // A stack literal, as clang builds one, moved to the heap by the runtime, whose call of the
-    // copy helper gives the heap block its own reference to the state.
+    // copy helper gives the heap block its own references to the captures.
     let copy = try Self.withLiteral(signature: signature, text: text, body: body, failure: failure, context: context) {
       literal throws(InvocationError) in
       guard let copy = _Block_copy(literal) else {
