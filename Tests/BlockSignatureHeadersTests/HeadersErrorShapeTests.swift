@@ -18,7 +18,7 @@ import Testing
     expectErrorKindShape(
       ObjCProtocolDescription.ParsingError.Kind.self,
       rawValues: [
-        "unknownDataModel", "invalidHeader", "invalidMethod", "invalidSignature", "duplicateMethod", "missingEnd",
+        "unknownDataModel", "invalidProtocolLine", "invalidMethod", "invalidSignature", "duplicateMethod", "missingEnd",
         "textAfterEnd",
       ])
   }
@@ -27,7 +27,7 @@ import Testing
     ("@protocol P\n- add: required v20@0:8i16\n- add: required v20@0:8i16\n@end", 3, "duplicateMethod"),
     ("@protocol P\n- add: required v20@0:8i16", 0, "missingEnd"),
     ("@protocol P\n@end\n- x required v16@0:8", 3, "textAfterEnd"),
-    ("- x required v16@0:8\n@end", 1, "invalidHeader"),
+    ("- x required v16@0:8\n@end", 1, "invalidProtocolLine"),
     ("@protocol P\n- x sometimes v16@0:8\n@end", 2, "invalidMethod"),
     ("@protocol P\n- x required v16@?0\n@end", 2, "invalidSignature"),
   ])

@@ -1,14 +1,15 @@
 import BlockSignature
 
 extension ObjCProtocolDescription {
-  /// Why a text form does not read: the line (from 1) and what is wrong with it.
+  /// Why a text form does not read: the kind of problem, the line (from 1) and what is wrong
+  /// with it.
   public struct ParsingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with the text.
     public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
       /// No data model was given and none describes this machine.
       case unknownDataModel
       /// The `@protocol NAME <ADOPTED, …>` line is missing or does not read.
-      case invalidHeader
+      case invalidProtocolLine
       /// A method line that does not read: its sign, selector, requirement or trailing words.
       case invalidMethod
       /// A method's signature that does not parse, is not in method form, or does not fit
@@ -25,7 +26,7 @@ extension ObjCProtocolDescription {
       public var description: String {
         switch self {
         case .unknownDataModel: "unknown data model"
-        case .invalidHeader: "invalid protocol line"
+        case .invalidProtocolLine: "invalid protocol line"
         case .invalidMethod: "invalid method line"
         case .invalidSignature: "invalid method signature"
         case .duplicateMethod: "duplicate method"
@@ -90,7 +91,8 @@ extension ObjCProtocolDescription {
       if ended { throw ParsingError(kind: .textAfterEnd, line: number, message: "text after @end") }
       guard let protocolName = name else {
         guard first == "@protocol", tokens.count >= 2 else {
-          throw ParsingError(kind: .invalidHeader, line: number, message: "expected '@protocol NAME', found '\(first)'")
+          throw ParsingError(
+            kind: .invalidProtocolLine, line: number, message: "expected '@protocol NAME', found '\(first)'")
         }
         name = tokens[1]
         adopted = try Self.adoptedList(tokens.dropFirst(2).joined(separator: " "), line: number)
@@ -107,7 +109,7 @@ extension ObjCProtocolDescription {
       }
       methods.append(method)
     }
-    guard let name else { throw ParsingError(kind: .invalidHeader, line: 0, message: "no '@protocol NAME' line") }
+    guard let name else { throw ParsingError(kind: .invalidProtocolLine, line: 0, message: "no '@protocol NAME' line") }
     guard ended else { throw ParsingError(kind: .missingEnd, line: 0, message: "no '@end' line") }
     self.init(name: name, adoptedProtocols: adopted, methods: methods)
   }
@@ -117,11 +119,11 @@ extension ObjCProtocolDescription {
     guard !text.isEmpty else { return [] }
     guard text.hasPrefix("<"), text.hasSuffix(">") else {
       throw ParsingError(
-        kind: .invalidHeader, line: line, message: "expected '<PROTOCOL, …>' after the name, found '\(text)'")
+        kind: .invalidProtocolLine, line: line, message: "expected '<PROTOCOL, …>' after the name, found '\(text)'")
     }
     let names = text.dropFirst().dropLast().split(separator: ",").map { $0.trimmingSpaces }
     guard names.allSatisfy(ClangSession.isIdentifier) else {
-      throw ParsingError(kind: .invalidHeader, line: line, message: "'\(text)' is not a list of protocol names")
+      throw ParsingError(kind: .invalidProtocolLine, line: line, message: "'\(text)' is not a list of protocol names")
     }
     return names
   }
