@@ -11,30 +11,25 @@ import BlockSignature
 ///     catch let error as BinaryScanError { print(error) }  // "section header table at 0x4000 ..."
 public struct BinaryScanError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What kind of problem this is.
-  public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The kind's stable identifier, such as `"unrecognizedFormat"`.
-    public let rawValue: String
-    /// Creates a kind from its identifier.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// What the kind means, in lower-case words; an unknown kind reads as its identifier.
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The file could not be opened or mapped.
+    case unreadable
+    /// The file is neither ELF, Mach-O nor an `ar` archive.
+    case unrecognizedFormat
+    /// The format is recognised but this variant (class, byte order, machine) is not supported.
+    case unsupportedVariant
+    /// A header or table lies (partly) outside the file or is internally inconsistent.
+    case malformed
+
+    /// What the kind means, in lower-case words.
     public var description: String {
-      switch rawValue {
-      case "unreadable": "unreadable file"
-      case "unrecognizedFormat": "unrecognized format"
-      case "unsupportedVariant": "unsupported variant"
-      case "malformed": "malformed file"
-      default: rawValue
+      switch self {
+      case .unreadable: "unreadable file"
+      case .unrecognizedFormat: "unrecognized format"
+      case .unsupportedVariant: "unsupported variant"
+      case .malformed: "malformed file"
       }
     }
-
-    /// The file could not be opened or mapped.
-    public static let unreadable = Kind(rawValue: "unreadable")
-    /// The file is neither ELF, Mach-O nor an `ar` archive.
-    public static let unrecognizedFormat = Kind(rawValue: "unrecognizedFormat")
-    /// The format is recognised but this variant (class, byte order, machine) is not supported.
-    public static let unsupportedVariant = Kind(rawValue: "unsupportedVariant")
-    /// A header or table lies (partly) outside the file or is internally inconsistent.
-    public static let malformed = Kind(rawValue: "malformed")
   }
 
   /// What kind of problem this is.

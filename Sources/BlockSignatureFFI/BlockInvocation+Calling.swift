@@ -48,7 +48,7 @@ extension BlockInvocation {
         return try interface.call(invokeFunction, leading: UnsafeMutableRawPointer(blockSlot), values: arguments)
       } catch {
         throw InvocationError(
-          kind: error.error.kind, argument: error.position, path: error.error.path, reason: error.error.reason)
+          kind: error.error.kind, argument: error.position, path: error.error.path, message: error.error.message)
       }
     }
   }
@@ -71,6 +71,6 @@ extension BlockInvocation {
     guard count != argumentCount else { return }
     throw InvocationError(
       kind: .argumentCount,
-      reason: "the block takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(count)")
+      message: "the block takes \(argumentCount) argument\(argumentCount == 1 ? "" : "s"), got \(count)")
   }
 }

@@ -26,13 +26,13 @@ extension BlockInvocation {
     -> FrameForwarding
   {
     guard method.kind == .method else {
-      throw InvocationError(kind: .invalidSignature, reason: "\(method) is not a method signature (@0:8 first)")
+      throw InvocationError(kind: .invalidSignature, message: "\(method) is not a method signature (@0:8 first)")
     }
     let asBlock: MethodSignature
     do {
       asBlock = try method.converted(to: .block)
     } catch {
-      throw InvocationError(kind: .invalidSignature, reason: error.description)
+      throw InvocationError(kind: .invalidSignature, message: error.description)
     }
     try Self.requireFit(signature, to: asBlock, named: "the method \(method)", level: level)
     let offsets = method.arguments.dropFirst(2).map { $0.writtenOffset ?? $0.offset }

@@ -43,13 +43,13 @@ public final class BlockInvocation: @unchecked Sendable {
     block: UnsafeRawPointer, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
     guard let model = DataModel.host else {
-      throw InvocationError(kind: .preparationFailed, reason: "no data model describes this machine")
+      throw InvocationError(kind: .preparationFailed, message: "no data model describes this machine")
     }
     let info: BlockInfo
     do {
       info = try BlockInfo(inspecting: block)
     } catch {
-      throw InvocationError(kind: .notABlock, reason: error.description)
+      throw InvocationError(kind: .notABlock, message: error.description)
     }
     let prepared: Prepared
     // Blocks of one signature text, declared alike, share their preparation.
@@ -65,11 +65,11 @@ public final class BlockInvocation: @unchecked Sendable {
     }
     (signature, blockSignature, interface) = (prepared.signature, prepared.own, prepared.interface)
     guard let invokeAddress = UnsafeRawPointer(bitPattern: info.invokeAddress) else {
-      throw InvocationError(kind: .notABlock, reason: "the block's invoke pointer is NULL")
+      throw InvocationError(kind: .notABlock, message: "the block's invoke pointer is NULL")
     }
     invokeFunction = unsafeBitCast(invokeAddress, to: (@convention(c) () -> Void).self)
     guard let copy = _Block_copy(block) else {
-      throw InvocationError(kind: .notABlock, reason: "_Block_copy returned NULL")
+      throw InvocationError(kind: .notABlock, message: "_Block_copy returned NULL")
     }
     self.block = UnsafeRawPointer(copy)
   }
@@ -95,7 +95,7 @@ public final class BlockInvocation: @unchecked Sendable {
     do {
       own = info.signatureBytes == nil ? nil : try MethodSignature(block: info, model: model)
     } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the block's signature: \(error)")
+      throw InvocationError(kind: .invalidSignature, message: "the block's signature: \(error)")
     }
     return try prepare(
       own: own, declared: declared, level: level, model: model, flagSet: info.flags.contains(.hasSignature))
@@ -122,7 +122,7 @@ public final class BlockInvocation: @unchecked Sendable {
     let invoke = made.withBlock { block in MadeBlockCaptures.of(block).pointee.prototype.invoke }
     invokeFunction = unsafeBitCast(invoke, to: (@convention(c) () -> Void).self)
     guard let copy = made.withBlock({ _Block_copy($0) }) else {
-      throw InvocationError(kind: .notABlock, reason: "_Block_copy returned NULL")
+      throw InvocationError(kind: .notABlock, message: "_Block_copy returned NULL")
     }
     block = UnsafeRawPointer(copy)
   }
@@ -144,7 +144,7 @@ public final class BlockInvocation: @unchecked Sendable {
       guard let own else {
         throw InvocationError(
           kind: .missingSignature,
-          reason: flagSet
+          message: flagSet
             ? "the block has no signature (BLOCK_HAS_SIGNATURE is set, but the signature pointer is NULL); declare one"
             : "the block has no signature (BLOCK_HAS_SIGNATURE is clear); declare one")
       }
@@ -154,7 +154,7 @@ public final class BlockInvocation: @unchecked Sendable {
     do {
       parsed = try MethodSignature(parsing: declared, model: model).converted(to: .block)
     } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the declared signature: \(error)")
+      throw InvocationError(kind: .invalidSignature, message: "the declared signature: \(error)")
     }
     guard let own else { return parsed }
     try requireFit(own, to: parsed, named: "the declared \(parsed)", level: level)
@@ -171,7 +171,7 @@ public final class BlockInvocation: @unchecked Sendable {
     let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
     throw InvocationError(
       kind: .incompatibleSignature,
-      reason: "the block's signature \(own) does not fit \(name) at level \(level): \(first)",
+      message: "the block's signature \(own) does not fit \(name) at level \(level): \(first)",
       diagnostics: report.diagnostics)
   }
 }

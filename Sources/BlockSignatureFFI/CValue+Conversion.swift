@@ -33,18 +33,18 @@ extension CValue {
     -> CValue
   {
     guard let model else {
-      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
+      throw InvocationError(kind: .unsupportedType, message: "no data model describes this machine")
     }
     let shape: ValueShape
     do {
       shape = try ValueShape(type, model: model)
     } catch {
-      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
+      throw InvocationError(kind: .unsupportedType, path: error.path, message: error.message)
     }
     do throws(ValueError) {
       return try shape.convert(value, type: type, model: model, path: [])
     } catch {
-      throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+      throw InvocationError(kind: error.kind, path: error.path, message: error.message)
     }
   }
 
@@ -185,7 +185,7 @@ extension ValueShape {
   {
     let type = Self.withoutAtomic(type)
     let name = type.cDeclaration(for: model)
-    func mismatch(_ reason: String) -> ValueError { ValueError(path, .typeMismatch, reason) }
+    func mismatch(_ message: String) -> ValueError { ValueError(path, .typeMismatch, message) }
     switch self {
     case .empty:
       guard case .null = value.reading else { throw mismatch("expected null for void, got \(value.kindPhrase)") }

@@ -30,7 +30,7 @@ extension CValue {
   /// (a call, ``store(as:to:model:)``), against the exact type.
   ///
   /// - Throws: ``InvocationError``: ``InvocationError/Kind/typeMismatch`` for text that is not
-  ///   JSON (its reason starts `malformed JSON at byte N:`) or a part that is not of its type's
+  ///   JSON (its message starts `malformed JSON at byte N:`) or a part that is not of its type's
   ///   kind, ``InvocationError/Kind/outOfRange`` for a number no type of its kind holds,
   ///   ``InvocationError/Kind/unsupportedType`` for a type whose layout the encoding does not
   ///   decide; each with the path of the part (`member 1`, `element 0`).
@@ -112,7 +112,7 @@ extension CValue {
     do {
       return try JSONParser.parse(bytes: bytes)
     } catch {
-      throw InvocationError(kind: .typeMismatch, reason: error.description)
+      throw InvocationError(kind: .typeMismatch, message: error.description)
     }
   }
 
@@ -135,11 +135,11 @@ extension CValue {
       return .union(member: member, value: try typeFree(value, path: path + ["member \(member)"]))
     case .union(nil, let memberText, _):
       throw InvocationError(
-        kind: .typeMismatch, path: path, reason: "the union's \"member\" must be a member index, got \(memberText)")
+        kind: .typeMismatch, path: path, message: "the union's \"member\" must be a member index, got \(memberText)")
     case .scalar, .complex, .other:
       throw InvocationError(
         kind: .typeMismatch, path: path,
-        reason: "expected {\"member\": K, \"value\": V} for a union, got \(json.quotedText)")
+        message: "expected {\"member\": K, \"value\": V} for a union, got \(json.quotedText)")
     }
   }
 }

@@ -40,7 +40,7 @@ extension CValue {
         try shape.load(from: address, path: [], unionMember: chooser)
       }
     } catch {
-      throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+      throw InvocationError(kind: error.kind, path: error.path, message: error.message)
     }
   }
 }

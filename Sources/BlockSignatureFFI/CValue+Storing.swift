@@ -32,12 +32,12 @@ extension CValue {
     do throws(ValueError) {
       try shape.store(self, at: buffer, strings: &strings)
     } catch {
-      throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+      throw InvocationError(kind: error.kind, path: error.path, message: error.message)
     }
     guard strings.isEmpty else {
       throw InvocationError(
         kind: .typeMismatch,
-        reason: "a string has no memory that outlives the store: write its address as .pointer, or .string(nil)")
+        message: "a string has no memory that outlives the store: write its address as .pointer, or .string(nil)")
     }
     address.copyMemory(from: buffer, byteCount: shape.size)
   }

@@ -44,7 +44,7 @@ package final class CallInterface: @unchecked Sendable {
         passed.append(type != nil)
         if let type { types.append(type) }
       } catch {
-        throw InvocationError(kind: .unsupportedType, argument: index, path: error.path, reason: error.reason)
+        throw InvocationError(kind: .unsupportedType, argument: index, path: error.path, message: error.message)
       }
     }
     let returnFFIType: UnsafeMutablePointer<ffi_type>?
@@ -54,7 +54,7 @@ package final class CallInterface: @unchecked Sendable {
       returnFFIType = try arena.type(
         for: signature.encoding.returnType, shape: returnShape, model: model, asParameter: false)
     } catch {
-      throw InvocationError(kind: .unsupportedReturnType, path: error.path, reason: error.reason)
+      throw InvocationError(kind: .unsupportedReturnType, path: error.path, message: error.message)
     }
     argumentShapes = shapes
     var nextIndex = 0
@@ -79,7 +79,7 @@ package final class CallInterface: @unchecked Sendable {
     let status = ffi_prep_cif(cif, cffi_default_abi(), UInt32(types.count), returnType, argumentTypes)
     guard status == FFI_OK else {
       // Every stored property is set: deinit runs on the throw and frees the two buffers.
-      throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_cif returned status \(status.rawValue)")
+      throw InvocationError(kind: .preparationFailed, message: "ffi_prep_cif returned status \(status.rawValue)")
     }
   }
 
@@ -96,7 +96,7 @@ package final class CallInterface: @unchecked Sendable {
   static func checkSize(of shape: ValueShape) throws(ShapeError) {
     guard shape.size <= maximumValueSize else {
       throw ShapeError(
-        path: [], reason: "a value of \(shape.size) bytes is larger than a call passes (at most \(maximumValueSize))")
+        path: [], message: "a value of \(shape.size) bytes is larger than a call passes (at most \(maximumValueSize))")
     }
   }
 
@@ -106,7 +106,7 @@ package final class CallInterface: @unchecked Sendable {
     for note in signature.layout.notes where note.kind == .offsetMismatch || note.kind == .hiddenLayout {
       throw InvocationError(
         kind: .unsupportedType, argument: note.argument,
-        reason: "the signature's offsets disagree with the layout of the encoding (\(note.message))")
+        message: "the signature's offsets disagree with the layout of the encoding (\(note.message))")
     }
   }
 }

@@ -15,7 +15,7 @@ extension FFITypeArena {
   {
     guard model.callingConvention == .systemV else {
       throw ShapeError(
-        path: [], reason: "structures, unions and arrays are described to libffi on x86_64 System V only")
+        path: [], message: "structures, unions and arrays are described to libffi on x86_64 System V only")
     }
     let abi = type.abiShape(for: model, asParameter: asParameter)
     switch abi.passing {
@@ -39,12 +39,12 @@ extension FFITypeArena {
     case .memory:
       throw ShapeError(
         path: [],
-        reason:
+        message:
           "a \(abi.size)-byte aggregate that clang \(asParameter ? "passes" : "returns") in memory (unaligned members, or long double mixed with other members): libffi 3.4 cannot be told so"
       )
     default:
       throw ShapeError(
-        path: [], reason: "the encoding does not decide how clang passes this type (\(abi.passing.name))")
+        path: [], message: "the encoding does not decide how clang passes this type (\(abi.passing.name))")
     }
   }
 
@@ -59,7 +59,7 @@ extension FFITypeArena {
     case (.integer, 2): return [cffi_type_uint16()]
     case (.integer, _): return Array(repeating: cffi_type_uint8(), count: bytes)
     default:
-      throw ShapeError(path: [], reason: "an eightbyte of class \(registerClass.name) and \(bytes) bytes")
+      throw ShapeError(path: [], message: "an eightbyte of class \(registerClass.name) and \(bytes) bytes")
     }
   }
 

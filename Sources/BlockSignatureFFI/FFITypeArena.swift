@@ -62,7 +62,7 @@ final class FFITypeArena {
     case .record, .union, .array:
       return try aggregate(type, model: model, asParameter: asParameter)
     case .bitfield:
-      throw ShapeError(path: [], reason: "a bitfield outside a structure")
+      throw ShapeError(path: [], message: "a bitfield outside a structure")
     }
   }
 
@@ -70,7 +70,7 @@ final class FFITypeArena {
   /// aligned to 16 are passed and returned exactly as clang passes `__int128`.
   private func int128(model: DataModel) throws(ShapeError) -> UnsafeMutablePointer<ffi_type> {
     guard model.callingConvention == .systemV else {
-      throw ShapeError(path: [], reason: "__int128 is described to libffi on x86_64 System V only")
+      throw ShapeError(path: [], message: "__int128 is described to libffi on x86_64 System V only")
     }
     return structure(size: 16, alignment: 16, elements: [cffi_type_uint64(), cffi_type_uint64()])
   }

@@ -15,17 +15,30 @@ public struct InvocationError: Error, Hashable, Sendable, CustomStringConvertibl
   /// The path inside the argument: `member 1`, `element 0`, `real part`.
   public var path: [String]
   /// Why, in a sentence.
-  public var reason: String
+  public var message: String
   /// The checker's findings, for ``Kind/incompatibleSignature``.
   public var diagnostics: [Diagnostic]
 
   /// Creates an error.
-  public init(kind: Kind, argument: Int? = nil, path: [String] = [], reason: String, diagnostics: [Diagnostic] = []) {
+  public init(kind: Kind, argument: Int? = nil, path: [String] = [], message: String, diagnostics: [Diagnostic] = []) {
     self.kind = kind
     self.argument = argument
     self.path = path
-    self.reason = reason
+    self.message = message
     self.diagnostics = diagnostics
+  }
+
+  /// Creates an error.
+  @available(*, deprecated, renamed: "init(kind:argument:path:message:diagnostics:)")
+  public init(kind: Kind, argument: Int? = nil, path: [String] = [], reason: String, diagnostics: [Diagnostic] = []) {
+    self.init(kind: kind, argument: argument, path: path, message: reason, diagnostics: diagnostics)
+  }
+
+  /// Why, in a sentence: ``message``.
+  @available(*, deprecated, renamed: "message")
+  public var reason: String {
+    get { message }
+    set { message = newValue }
   }
 
   /// Where, then why: `argument 2 → member 1 → element 0: 300 does not fit unsigned char`.
@@ -37,7 +50,7 @@ public struct InvocationError: Error, Hashable, Sendable, CustomStringConvertibl
       place.append("return value")
     }
     place += path
-    return place.isEmpty ? reason : place.joined(separator: " → ") + ": " + reason
+    return place.isEmpty ? message : place.joined(separator: " → ") + ": " + message
   }
 
   /// The kinds of invocation errors.

@@ -1,14 +1,14 @@
 /// Why a JSON text does not parse, and the byte offset (from 0) where it stops making sense.
 package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   package var offset: Int
-  package var reason: String
+  package var message: String
 
-  package init(offset: Int, reason: String) {
+  package init(offset: Int, message: String) {
     self.offset = offset
-    self.reason = reason
+    self.message = message
   }
 
-  package var description: String { "malformed JSON at byte \(offset): \(reason)" }
+  package var description: String { "malformed JSON at byte \(offset): \(message)" }
 }
 
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes for one value: numbers keep their text,
@@ -49,8 +49,8 @@ package struct JSONParser {
     return value
   }
 
-  private func failure(_ reason: String, at offset: Int? = nil) -> JSONParseError {
-    JSONParseError(offset: offset ?? position, reason: reason)
+  private func failure(_ message: String, at offset: Int? = nil) -> JSONParseError {
+    JSONParseError(offset: offset ?? position, message: message)
   }
 
   private var current: UInt8? { position < bytes.count ? bytes[position] : nil }

@@ -127,7 +127,7 @@ extension ValueShape {
     do {
       return try load(from: address, path: [], unionMember: nil)
     } catch {
-      preconditionFailure("a load with no member choice failed: \(error.reason)")
+      preconditionFailure("a load with no member choice failed: \(error.message)")
     }
   }
 
@@ -207,11 +207,11 @@ extension ValueShape {
 package struct ValueError: Error {
   package var path: [String]
   package var kind: InvocationError.Kind
-  package var reason: String
+  package var message: String
 
-  init(_ path: [String], _ kind: InvocationError.Kind, _ reason: String) {
+  init(_ path: [String], _ kind: InvocationError.Kind, _ message: String) {
     self.path = path
     self.kind = kind
-    self.reason = reason
+    self.message = message
   }
 }

@@ -53,7 +53,7 @@ package indirect enum ValueShape: Hashable, Sendable {
 /// Why a type has no shape: a sentence, and the path inside the type.
 struct ShapeError: Error {
   var path: [String]
-  var reason: String
+  var message: String
 }
 
 extension ValueShape {
@@ -73,29 +73,29 @@ extension ValueShape {
       }
       let elementShape = try ValueShape(element, model: model, inRecord: true)
       let stride = try Self.layout(of: element, model: model).size
-      guard count <= 1 << 20 else { throw ShapeError(path: [], reason: "an array of \(count) elements is too large") }
+      guard count <= 1 << 20 else { throw ShapeError(path: [], message: "an array of \(count) elements is too large") }
       self = .array(count: Int(count), stride: stride, element: elementShape)
     case .structure(_, let fields?), .union(_, let fields?):
       self = try Self.record(bare, fields: fields, model: model)
     case .structure, .union:
-      throw ShapeError(path: [], reason: "\(Self.name(of: bare, model)) does not list its members")
+      throw ShapeError(path: [], message: "\(Self.name(of: bare, model)) does not list its members")
     case .complex(let inner):
       let element = try ValueShape(inner, model: model, inRecord: true)
       switch element {
       case .integer, .float, .double, .longDouble: break
-      default: throw ShapeError(path: [], reason: "_Complex of \(Self.name(of: inner, model)) is not a C type")
+      default: throw ShapeError(path: [], message: "_Complex of \(Self.name(of: inner, model)) is not a C type")
       }
       self = .complex(element: element, elementSize: element.size)
     case .atomic(let inner) where inner.unqualified.isScalar:
       self = try ValueShape(inner, model: model, inRecord: inRecord)
     case .atomic:
-      throw ShapeError(path: [], reason: "an _Atomic aggregate has no calling convention libffi can be told")
+      throw ShapeError(path: [], message: "an _Atomic aggregate has no calling convention libffi can be told")
     case .bitfield:
-      throw ShapeError(path: [], reason: "a bitfield outside a structure")
+      throw ShapeError(path: [], message: "a bitfield outside a structure")
     case .unencodable:
       throw ShapeError(
         path: [],
-        reason: "the type has no encoding (a vector, _BitInt or member pointer): its calling convention is unknown")
+        message: "the type has no encoding (a vector, _BitInt or member pointer): its calling convention is unknown")
     case .qualified:
       preconditionFailure("unqualified")
     }
@@ -108,7 +108,7 @@ extension ValueShape {
       .unsignedLong, .unsignedLongLong, .unsignedInt128:
       let size = try layout(of: type, model: model).size
       guard [1, 2, 4, 8, 16].contains(size) else {
-        throw ShapeError(path: [], reason: "\(name(of: type, model)) is \(size) bytes on \(model)")
+        throw ShapeError(path: [], message: "\(name(of: type, model)) is \(size) bytes on \(model)")
       }
       let isSigned = [.char, .short, .int, .long, .longLong, .int128].contains(code)
       return .integer(size: size, isSigned: isSigned, name: name(of: type, model))
@@ -119,16 +119,16 @@ extension ValueShape {
       #if arch(x86_64) || arch(i386)
         return .longDouble(size: try layout(of: type, model: model).size)
       #else
-        throw ShapeError(path: [], reason: "long double has no Swift value type on this architecture")
+        throw ShapeError(path: [], message: "long double has no Swift value type on this architecture")
       #endif
     case .cString: return .pointer(isCString: true)
     case .class, .selector, .atom: return .pointer(isCString: false)
     case .void: return .empty
     case .otherFloat:
       throw ShapeError(
-        path: [], reason: "a single space may be _Float16, __bf16 or __float128: its calling convention is unknown")
+        path: [], message: "a single space may be _Float16, __bf16 or __float128: its calling convention is unknown")
     case .unknown:
-      throw ShapeError(path: [], reason: "'?' (an unknown type) has no calling convention")
+      throw ShapeError(path: [], message: "'?' (an unknown type) has no calling convention")
     }
   }
 
@@ -137,7 +137,7 @@ extension ValueShape {
   {
     let layout = try layout(of: type, model: model)
     guard layout.caveats.isEmpty else {
-      throw ShapeError(path: [], reason: "the layout of \(name(of: type, model)) is an estimate: \(layout.caveats)")
+      throw ShapeError(path: [], message: "the layout of \(name(of: type, model)) is an estimate: \(layout.caveats)")
     }
     var members: [Member] = []
     for (index, field) in fields.enumerated() {
@@ -151,7 +151,7 @@ extension ValueShape {
       do {
         shape = try ValueShape(field.type, model: model, inRecord: true)
       } catch {
-        throw ShapeError(path: ["member \(index)"] + error.path, reason: error.reason)
+        throw ShapeError(path: ["member \(index)"] + error.path, message: error.message)
       }
       members.append(Member(offset: layout.offsets[index], shape: shape))
     }
@@ -163,7 +163,7 @@ extension ValueShape {
     do {
       return try type.layout(for: model)
     } catch {
-      throw ShapeError(path: [], reason: error.description)
+      throw ShapeError(path: [], message: error.description)
     }
   }
 
@@ -177,14 +177,14 @@ extension ValueShape {
   /// describes this machine), no larger than a call passes.
   static func ofValue(_ type: TypeEncoding, model: DataModel?) throws(InvocationError) -> ValueShape {
     guard let model else {
-      throw InvocationError(kind: .unsupportedType, reason: "no data model describes this machine")
+      throw InvocationError(kind: .unsupportedType, message: "no data model describes this machine")
     }
     do {
       let shape = try ValueShape(type, model: model)
       try CallInterface.checkSize(of: shape)
       return shape
     } catch {
-      throw InvocationError(kind: .unsupportedType, path: error.path, reason: error.reason)
+      throw InvocationError(kind: .unsupportedType, path: error.path, message: error.message)
     }
   }
 }

@@ -10,7 +10,7 @@
 public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The kinds of failure, grouped by whose fault it is: the caller's names, the machine
   /// (files, programs), or the header and what clang makes of it.
-  public enum Kind: String, Hashable, Sendable, CaseIterable, Codable {
+  public enum Kind: String, Hashable, Sendable, CaseIterable, Codable, CustomStringConvertible {
     /// The struct or protocol name is not an identifier.
     case invalidName
     /// The header does not exist, cannot be read, or has a path C cannot `#include`.
@@ -33,6 +33,22 @@ public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConverti
     /// Two of clang's answers disagree: a layout, or a method string and the one composed
     /// from `@encode` of its types.
     case mismatch
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .invalidName: "invalid name"
+      case .unreadableHeader: "unreadable header"
+      case .compilerNotFound: "compiler not found"
+      case .unavailable: "unavailable"
+      case .compileFailed: "compile failed"
+      case .notFound: "not found"
+      case .unsupported: "unsupported"
+      case .probeFailed: "probe failed"
+      case .timedOut: "timed out"
+      case .mismatch: "mismatch"
+      }
+    }
   }
 
   /// What went wrong.
@@ -46,5 +62,6 @@ public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConverti
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }

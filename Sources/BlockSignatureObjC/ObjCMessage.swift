@@ -134,7 +134,7 @@ public final class ObjCMessage: @unchecked Sendable {
       }
     } catch {
       throw ObjCError(
-        kind: .invalidCall, message: "\(selector) argument \(error.position - 1): \(error.error.reason)")
+        kind: .invalidCall, message: "\(selector) argument \(error.position - 1): \(error.error.message)")
     }
     if let raised { throw ObjCExceptions.error(for: raised, while: "-\(selector)") }
     return result

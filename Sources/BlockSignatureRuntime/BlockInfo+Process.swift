@@ -27,7 +27,7 @@ extension BlockInfo {
   ///   process's size (a 32-bit program), otherwise as for a block of this process.
   public init(inspecting address: UInt, inProcess pid: Int32) throws(BlockInspectionError) {
     guard address != 0 else {
-      throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
+      throw BlockInspectionError(kind: .nullPointer, address: 0, message: "null block pointer")
     }
     try Self.checkWordSize(ofProcess: pid, at: address)
     let images = ProcessImages(pid: pid)
@@ -57,7 +57,7 @@ extension BlockInfo {
     if let size = ProcessImages.wordSize(ofExecutableAt: "/proc/\(pid)/exe"), size != word {
       throw BlockInspectionError(
         kind: .unsupportedProcess, address: address,
-        reason: "process \(pid) is a \(size * 8)-bit program; only \(word * 8)-bit processes can be read")
+        message: "process \(pid) is a \(size * 8)-bit program; only \(word * 8)-bit processes can be read")
     }
   }
 
@@ -99,7 +99,7 @@ extension BlockInfo {
     let images = ProcessImages(pid: pid)
     if let error = images.mapsError {
       throw BlockInspectionError(
-        kind: .processNotReadable, address: 0, reason: "cannot read process \(pid): \(error.reason)")
+        kind: .processNotReadable, address: 0, message: "cannot read process \(pid): \(error.reason)")
     }
     var classes: [UInt: BlockKind] = [:]
     for runtime in images.loadedRuntimes(preferring: 0) {
@@ -126,7 +126,7 @@ extension BlockInfo {
         if let error {
           if error.code != SystemErrno.fault {
             throw BlockInspectionError(
-              kind: .processNotReadable, address: position, reason: "cannot read process \(pid): \(error.reason)")
+              kind: .processNotReadable, address: position, message: "cannot read process \(pid): \(error.reason)")
           }
           break  // a region that is gone or not readable after all: the next one
         }

@@ -80,17 +80,17 @@ private struct BlockReader {
     if let pid = memory.pid, error.code != SystemErrno.fault {
       return BlockInspectionError(
         kind: .processNotReadable, address: at, blockAddress: address,
-        reason: "cannot read process \(pid): \(error.reason)")
+        message: "cannot read process \(pid): \(error.reason)")
     }
     return BlockInspectionError(
-      kind: .unreadableMemory, address: at, blockAddress: address, reason: "\(what) is not readable memory")
+      kind: .unreadableMemory, address: at, blockAddress: address, message: "\(what) is not readable memory")
   }
 
   /// The block header, copied out; the block must be aligned to a pointer.
   func header() throws(BlockInspectionError) -> CBA_Block_layout {
     guard address % Self.word == 0 else {
       throw BlockInspectionError(
-        kind: .misaligned, address: address, reason: "block pointer is not aligned to \(Self.word) bytes")
+        kind: .misaligned, address: address, message: "block pointer is not aligned to \(Self.word) bytes")
     }
     var block = CBA_Block_layout()
     if let error = memory.read(CBA_Block_layout.self, at: address, into: &block) {
@@ -102,7 +102,7 @@ private struct BlockReader {
   /// The descriptor's address from the header; not NULL.
   func descriptorAddress(of block: inout CBA_Block_layout) throws(BlockInspectionError) -> UInt {
     guard let remoteDescriptor = cba_block_descriptor(&block) else {
-      throw BlockInspectionError(kind: .nullDescriptor, address: address, reason: "descriptor pointer is null")
+      throw BlockInspectionError(kind: .nullDescriptor, address: address, message: "descriptor pointer is null")
     }
     return UInt(bitPattern: remoteDescriptor)
   }
@@ -138,7 +138,7 @@ private struct BlockReader {
     guard fields.size >= Self.headerSize, fields.size <= 1 << 30 else {
       throw BlockInspectionError(
         kind: .implausibleSize, address: descriptorAddress, blockAddress: address,
-        reason: "descriptor at \(descriptorAddress.hexadecimal()) records a block size of \(fields.size) bytes "
+        message: "descriptor at \(descriptorAddress.hexadecimal()) records a block size of \(fields.size) bytes "
           + "(a block is at least \(Self.headerSize))")
     }
     return fields
@@ -184,7 +184,7 @@ private struct BlockReader {
       guard read.terminated else {
         throw BlockInspectionError(
           kind: .unterminatedSignature, address: signature, blockAddress: address,
-          reason: "signature at \(signature.hexadecimal()) has no NUL within "
+          message: "signature at \(signature.hexadecimal()) has no NUL within "
             + "\(read.bytes.count) readable bytes")
       }
       return read.bytes
@@ -208,7 +208,7 @@ private struct BlockReader {
     } catch {
       throw BlockInspectionError(
         kind: .malformedLayout, address: layoutWord &+ UInt(error.offset), blockAddress: address,
-        reason: "extended layout at \(layoutWord.hexadecimal()): \(error.reason)")
+        message: "extended layout at \(layoutWord.hexadecimal()): \(error.message)")
     }
   }
 }

@@ -95,7 +95,7 @@ public struct BlockInfo: Hashable, Sendable {
   ///   descriptor, an implausible size, an unterminated signature or a malformed layout.
   public init(inspecting pointer: UnsafeRawPointer?, runtime: BlocksRuntime? = .current) throws(BlockInspectionError) {
     guard let pointer else {
-      throw BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")
+      throw BlockInspectionError(kind: .nullPointer, address: 0, message: "null block pointer")
     }
     try self.init(
       reading: UInt(bitPattern: pointer), memory: ProcessMemory(), symbol: { SymbolInfo(address: $0) },

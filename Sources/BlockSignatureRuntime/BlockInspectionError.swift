@@ -10,37 +10,46 @@ import BlockSignature
 import BlockSignatureBinary
 
 public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The kind of failure. Extensible: new kinds may be added.
-  public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The kind's name, as `description` and JSON print it.
-    public var rawValue: String
-    /// Creates a kind from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// The kind's name.
-    public var description: String { rawValue }
-
+  /// The kind of failure.
+  public enum Kind: String, Hashable, Sendable, CaseIterable, Codable, CustomStringConvertible {
     /// The block pointer is NULL.
-    public static let nullPointer = Kind(rawValue: "nullPointer")
+    case nullPointer
     /// The block pointer is not aligned to a pointer.
-    public static let misaligned = Kind(rawValue: "misaligned")
+    case misaligned
     /// Memory the block or its descriptor claims is not mapped.
-    public static let unreadableMemory = Kind(rawValue: "unreadableMemory")
+    case unreadableMemory
     /// The block's descriptor pointer is NULL.
-    public static let nullDescriptor = Kind(rawValue: "nullDescriptor")
+    case nullDescriptor
     /// The descriptor records a size no block can have.
-    public static let implausibleSize = Kind(rawValue: "implausibleSize")
+    case implausibleSize
     /// The signature string has no NUL within the limit.
-    public static let unterminatedSignature = Kind(rawValue: "unterminatedSignature")
+    case unterminatedSignature
     /// The extended layout bytes are malformed.
-    public static let malformedLayout = Kind(rawValue: "malformedLayout")
+    case malformedLayout
     /// The object does not look like a block (its `isa` is no blocks runtime class).
-    public static let notABlock = Kind(rawValue: "notABlock")
+    case notABlock
     /// The process to read from does not exist or may not be read (another user, Yama's
     /// `ptrace_scope`).
-    public static let processNotReadable = Kind(rawValue: "processNotReadable")
+    case processNotReadable
     /// The process's pointers are not this process's size (a 32-bit program read from a
     /// 64-bit one): its blocks cannot be read with this process's mirror of the ABI.
-    public static let unsupportedProcess = Kind(rawValue: "unsupportedProcess")
+    case unsupportedProcess
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .nullPointer: "null block pointer"
+      case .misaligned: "misaligned block pointer"
+      case .unreadableMemory: "unreadable memory"
+      case .nullDescriptor: "null descriptor"
+      case .implausibleSize: "implausible size"
+      case .unterminatedSignature: "unterminated signature"
+      case .malformedLayout: "malformed layout"
+      case .notABlock: "not a block"
+      case .processNotReadable: "process not readable"
+      case .unsupportedProcess: "unsupported process"
+      }
+    }
   }
 
   /// The kind of failure.
@@ -51,17 +60,30 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
   /// (a descriptor, a signature or a layout string it points to); nil when it is the block.
   public var blockAddress: UInt?
   /// What went wrong, in words.
-  public var reason: String
+  public var message: String
 
   /// Creates an error; `blockAddress` is nil when `address` is the block's own.
-  public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, reason: String) {
+  public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, message: String) {
     self.kind = kind
     self.address = address
     self.blockAddress = blockAddress == address ? nil : blockAddress
-    self.reason = reason
+    self.message = message
   }
 
-  /// The block's address, then the reason, which names the failing address when it is not the
+  /// Creates an error; `blockAddress` is nil when `address` is the block's own.
+  @available(*, deprecated, renamed: "init(kind:address:blockAddress:message:)")
+  public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, reason: String) {
+    self.init(kind: kind, address: address, blockAddress: blockAddress, message: reason)
+  }
+
+  /// What went wrong: ``message``.
+  @available(*, deprecated, renamed: "message")
+  public var reason: String {
+    get { message }
+    set { message = newValue }
+  }
+
+  /// The block's address, then the message, which names the failing address when it is not the
   /// block's: `block at 0x5000: descriptor at 0x4 (16 bytes for flags 0x2) is not readable memory`.
-  public var description: String { "block at \((blockAddress ?? address).hexadecimal()): \(reason)" }
+  public var description: String { "block at \((blockAddress ?? address).hexadecimal()): \(message)" }
 }

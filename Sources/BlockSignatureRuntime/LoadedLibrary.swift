@@ -86,27 +86,33 @@ public struct LoadedLibrary: @unchecked Sendable {
 
 /// Why a library or one of its blocks could not be had.
 public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The kind of failure. Extensible.
-  public struct Kind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The kind's name.
-    public var rawValue: String
-    /// Creates a kind from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// The kind's name.
-    public var description: String { rawValue }
+  /// The kind of failure.
+  public enum Kind: String, Hashable, Sendable, CaseIterable, Codable, CustomStringConvertible {
     /// The file does not exist or cannot be read.
-    public static let noSuchFile = Kind(rawValue: "noSuchFile")
+    case noSuchFile
     /// `dlopen` refused the file, or it is not a regular file (a directory, a FIFO: not
     /// handed to `dlopen`, which would wait for a FIFO's writer).
-    public static let cannotLoad = Kind(rawValue: "cannotLoad")
+    case cannotLoad
     /// No symbol of that name.
-    public static let noSuchSymbol = Kind(rawValue: "noSuchSymbol")
+    case noSuchSymbol
     /// A function was expected but the symbol lies in memory that is not executable.
-    public static let notAFunction = Kind(rawValue: "notAFunction")
+    case notAFunction
     /// A variable was expected but the symbol lies in executable memory.
-    public static let notAVariable = Kind(rawValue: "notAVariable")
+    case notAVariable
     /// The function returned, or the variable holds, NULL.
-    public static let nullBlock = Kind(rawValue: "nullBlock")
+    case nullBlock
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .noSuchFile: "no such file"
+      case .cannotLoad: "cannot load"
+      case .noSuchSymbol: "no such symbol"
+      case .notAFunction: "not a function"
+      case .notAVariable: "not a variable"
+      case .nullBlock: "null block"
+      }
+    }
   }
 
   /// The kind of failure.

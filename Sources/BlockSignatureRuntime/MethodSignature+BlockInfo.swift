@@ -17,13 +17,13 @@ extension MethodSignature {
     guard let model else {
       throw SignatureError(
         kind: .unknownDataModel, signature: block.signature ?? "",
-        reason: "no data model describes this machine: pass one")
+        message: "no data model describes this machine: pass one")
     }
     guard let bytes = block.signatureBytes else {
       let address = block.address.hexadecimal()
       throw SignatureError(
         kind: .missingSignature, signature: "",
-        reason: block.flags.contains(.hasSignature)
+        message: block.flags.contains(.hasSignature)
           ? "block at \(address) has a NULL signature pointer"
           : "block at \(address) has no signature (BLOCK_HAS_SIGNATURE is clear)")
     }

@@ -75,7 +75,7 @@ import Testing
       return
     }
     #expect(error.kind == .preparationFailed)
-    #expect(error.reason.hasPrefix("ffi_prep_cif returned status"), "\(error)")
+    #expect(error.message.hasPrefix("ffi_prep_cif returned status"), "\(error)")
   }
 
   /// What FuzzTesting/Sources/FuzzBinaryScanner does with one input; nil when it throws.

@@ -171,9 +171,9 @@ import Testing
     #expect(error.address == UInt(bitPattern: layout + 3))
     #expect(error.blockAddress == UInt(bitPattern: pages.readable))
     let hex = { (pointer: UnsafeMutableRawPointer) in String(UInt(bitPattern: pointer), radix: 16) }
-    #expect(error.reason == "extended layout at 0x\(hex(layout)): missing 0x00 terminator after 3 bytes")
+    #expect(error.message == "extended layout at 0x\(hex(layout)): missing 0x00 terminator after 3 bytes")
     // The description starts at the block, then names the layout it points to.
-    #expect(error.description == "block at 0x\(hex(pages.readable)): \(error.reason)")
+    #expect(error.description == "block at 0x\(hex(pages.readable)): \(error.message)")
   }
 
   /// `BLOCK_USE_STRET` means nothing without `BLOCK_HAS_SIGNATURE` (the compiler leaves it

@@ -35,9 +35,9 @@ import Testing
     let info = try BlockInfo(inspecting: bf_block_without_signature())
     let error = try #require(throws: SignatureError.self) { try MethodSignature(block: info) }
     #expect(error.kind == .missingSignature)
-    #expect(error.reason.hasSuffix("has no signature (BLOCK_HAS_SIGNATURE is clear)"))
+    #expect(error.message.hasSuffix("has no signature (BLOCK_HAS_SIGNATURE is clear)"))
     let null = try BlockInfo(inspecting: bf_block_with_null_signature())
     let nullError = try #require(throws: SignatureError.self) { try MethodSignature(block: null) }
-    #expect(nullError.reason.hasSuffix("has a NULL signature pointer"))
+    #expect(nullError.message.hasSuffix("has a NULL signature pointer"))
   }
 }

@@ -116,7 +116,7 @@ func expectProcessReadAgrees(
   /// Unmapped and misaligned addresses in another process are reported as for this one.
   @Test func unreadableAndMisalignedAddresses() throws {
     let pid = ProcessInfo.processInfo.processIdentifier
-    #expect(throws: BlockInspectionError(kind: .nullPointer, address: 0, reason: "null block pointer")) {
+    #expect(throws: BlockInspectionError(kind: .nullPointer, address: 0, message: "null block pointer")) {
       try BlockInfo(inspecting: 0, inProcess: pid)
     }
     do {
@@ -146,7 +146,7 @@ func expectProcessReadAgrees(
       Issue.record("searched process \(gone.processIdentifier), which has exited")
     } catch {
       #expect(error.kind == .processNotReadable)
-      #expect(error.reason == "cannot read process \(gone.processIdentifier): No such process")
+      #expect(error.message == "cannot read process \(gone.processIdentifier): No such process")
     }
     let sleeper = Process()
     sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")

@@ -47,8 +47,8 @@ public func fuzzCValueJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 /// A malformed text's error names a byte inside it (or just past its end).
 func checkOffset(_ error: InvocationError, in text: String) {
   let prefix = "malformed JSON at byte "
-  guard error.reason.hasPrefix(prefix) else { return }
-  let digits = error.reason.dropFirst(prefix.count).prefix { $0.isNumber }
-  guard let offset = Int(digits) else { preconditionFailure("no offset in \(error.reason)") }
+  guard error.message.hasPrefix(prefix) else { return }
+  let digits = error.message.dropFirst(prefix.count).prefix { $0.isNumber }
+  guard let offset = Int(digits) else { preconditionFailure("no offset in \(error.message)") }
   precondition(offset >= 0 && offset <= text.utf8.count, "error offset \(offset) is outside the text")
 }

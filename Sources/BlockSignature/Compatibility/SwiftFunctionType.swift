@@ -101,18 +101,38 @@ public struct SwiftTypeError: Error, Hashable, Sendable, CustomStringConvertible
   /// "type String has no C encoding at offset 1".
   public var description: String { "\(message) at offset \(offset)" }
 
+  /// The bytes of ``input`` the problem covers: the name that starts at ``offset`` (`String`
+  /// in `(String) -> Void`), or the byte there; empty at the end of the input.
+  ///
+  ///     try? SwiftFunctionType(parsing: "(String) -> Void")  // error.range == 1..<7
+  public var range: Range<Int> {
+    let utf8 = Array(input.utf8)
+    let start = min(max(0, offset), utf8.count)
+    func isNamePart(_ byte: UInt8) -> Bool {
+      byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+    var end = start
+    while end < utf8.count, isNamePart(utf8[end]) { end += 1 }
+    return start..<max(end, min(start + 1, utf8.count))
+  }
+
   /// The kind of a ``SwiftTypeError``.
-  public struct Kind: RawRepresentable, Hashable, Sendable {
-    /// The identifier.
-    public var rawValue: String
-    /// Creates a kind.
-    public init(rawValue: String) { self.rawValue = rawValue }
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Text that is not a Swift function type.
-    public static var unexpectedText: Kind { Kind(rawValue: "unexpectedText") }
+    case unexpectedText
     /// A type with no C representation.
-    public static var notRepresentable: Kind { Kind(rawValue: "notRepresentable") }
+    case notRepresentable
     /// Types nested beyond ``ParseOptions/maximumNestingDepth``.
-    public static var nestingTooDeep: Kind { Kind(rawValue: "nestingTooDeep") }
+    case nestingTooDeep
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .unexpectedText: "unexpected text"
+      case .notRepresentable: "not representable"
+      case .nestingTooDeep: "nesting too deep"
+      }
+    }
   }
 }
 

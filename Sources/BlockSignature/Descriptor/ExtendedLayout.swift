@@ -95,9 +95,21 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
     /// The byte offset of the offending byte in the layout string.
     public var offset: Int
     /// What is wrong, in words.
-    public var reason: String
-    /// The offset and the reason in one line.
-    public var description: String { "invalid extended layout at byte \(offset): \(reason)" }
+    public var message: String
+
+    /// What is wrong: ``message``.
+    @available(*, deprecated, renamed: "message")
+    public var reason: String {
+      get { message }
+      set { message = newValue }
+    }
+
+    /// The bytes of the layout string the problem covers: the offending byte, or an empty
+    /// range at the end of the bytes for ``Kind/missingTerminator``.
+    public var range: Range<Int> { kind == .missingTerminator ? offset..<offset : offset..<offset + 1 }
+
+    /// The offset and the message in one line.
+    public var description: String { "invalid extended layout at byte \(offset): \(message)" }
   }
 
   /// How the layout was stored.
@@ -146,18 +158,18 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
       guard let opcode = Opcode(rawValue: high) else {
         throw DecodingError(
           kind: .reservedOpcode, offset: offset,
-          reason: "reserved opcode \(high) in byte \(byte.hexadecimal(digits: 2))")
+          message: "reserved opcode \(high) in byte \(byte.hexadecimal(digits: 2))")
       }
       if opcode == .escape {
         throw DecodingError(
           kind: .reservedEscapeCount, offset: offset,
-          reason: "escape with reserved count \(low) in byte \(byte.hexadecimal(digits: 2))")
+          message: "escape with reserved count \(low) in byte \(byte.hexadecimal(digits: 2))")
       }
       instructions.append(Instruction(opcode: opcode, count: low + 1))
       offset += 1
     }
     throw DecodingError(
-      kind: .missingTerminator, offset: offset, reason: "missing 0x00 terminator after \(offset) bytes")
+      kind: .missingTerminator, offset: offset, message: "missing 0x00 terminator after \(offset) bytes")
   }
 
   /// The number of strong object pointers captured.

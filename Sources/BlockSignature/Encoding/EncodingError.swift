@@ -114,72 +114,65 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension EncodingError {
-  /// The kind of an ``EncodingError``; an extensible set of static values.
+  /// The kind of an ``EncodingError``.
   ///
   ///     if error.kind == .nestingTooDeep { … }
-  public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The stable identifier of the kind, such as `"unexpectedByte"`.
-    public var rawValue: String
-    /// Creates a kind from its identifier.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A byte that cannot start or continue the construct being parsed.
-    public static let unexpectedByte = Kind(rawValue: "unexpectedByte")
+    case unexpectedByte
     /// The input ended where a type was required.
-    public static let unexpectedEnd = Kind(rawValue: "unexpectedEnd")
+    case unexpectedEnd
     /// The input was empty.
-    public static let emptyInput = Kind(rawValue: "emptyInput")
+    case emptyInput
     /// A single type was expected but more bytes follow it.
-    public static let trailingBytes = Kind(rawValue: "trailingBytes")
+    case trailingBytes
     /// `{…` without its closing `}`.
-    public static let unterminatedStructure = Kind(rawValue: "unterminatedStructure")
+    case unterminatedStructure
     /// `(…` without its closing `)`.
-    public static let unterminatedUnion = Kind(rawValue: "unterminatedUnion")
+    case unterminatedUnion
     /// `[…` without its closing `]`.
-    public static let unterminatedArray = Kind(rawValue: "unterminatedArray")
+    case unterminatedArray
     /// A `"` without its closing `"`.
-    public static let unterminatedString = Kind(rawValue: "unterminatedString")
+    case unterminatedString
     /// `@?<…` without its closing `>`.
-    public static let unterminatedBlockSignature = Kind(rawValue: "unterminatedBlockSignature")
+    case unterminatedBlockSignature
     /// `[` not followed by an element count.
-    public static let missingArrayCount = Kind(rawValue: "missingArrayCount")
+    case missingArrayCount
     /// A count, width or offset too large for 64 bits.
-    public static let countOverflow = Kind(rawValue: "countOverflow")
+    case countOverflow
     /// A number with a leading zero where clang never writes one (`[04i]`).
-    public static let invalidNumber = Kind(rawValue: "invalidNumber")
+    case invalidNumber
     /// `b` not followed by a valid width or GNU `offset type width` triple, or a width wider
     /// than the declared type (GNU form) or than 128 bits.
-    public static let invalidBitfield = Kind(rawValue: "invalidBitfield")
+    case invalidBitfield
     /// Qualifiers, pointers, arrays or aggregates nested beyond ``ParseOptions/maximumNestingDepth``.
-    public static let nestingTooDeep = Kind(rawValue: "nestingTooDeep")
+    case nestingTooDeep
     /// A name or class name that is not valid UTF-8.
-    public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
+    case invalidUTF8
     /// Offset digits that cannot be read as offsets consistent with the frame.
-    public static let invalidOffset = Kind(rawValue: "invalidOffset")
+    case invalidOffset
 
-    /// What the kind means, in lower-case words: "unterminated structure". A kind made with
-    /// ``init(rawValue:)`` that the catalog does not know reads as its identifier.
-    public var description: String { Self.catalog[rawValue] ?? rawValue }
-
-    /// The message catalog: one description per kind.
-    private static let catalog: [String: String] = [
-      "unexpectedByte": "unexpected byte",
-      "unexpectedEnd": "unexpected end",
-      "emptyInput": "empty input",
-      "trailingBytes": "trailing bytes",
-      "unterminatedStructure": "unterminated structure",
-      "unterminatedUnion": "unterminated union",
-      "unterminatedArray": "unterminated array",
-      "unterminatedString": "unterminated string",
-      "unterminatedBlockSignature": "unterminated block signature",
-      "missingArrayCount": "missing array count",
-      "countOverflow": "count overflow",
-      "invalidNumber": "invalid number",
-      "invalidBitfield": "invalid bitfield",
-      "nestingTooDeep": "nesting too deep",
-      "invalidUTF8": "invalid UTF-8",
-      "invalidOffset": "invalid offset",
-    ]
+    /// What the kind means, in lower-case words: "unterminated structure".
+    public var description: String {
+      switch self {
+      case .unexpectedByte: "unexpected byte"
+      case .unexpectedEnd: "unexpected end"
+      case .emptyInput: "empty input"
+      case .trailingBytes: "trailing bytes"
+      case .unterminatedStructure: "unterminated structure"
+      case .unterminatedUnion: "unterminated union"
+      case .unterminatedArray: "unterminated array"
+      case .unterminatedString: "unterminated string"
+      case .unterminatedBlockSignature: "unterminated block signature"
+      case .missingArrayCount: "missing array count"
+      case .countOverflow: "count overflow"
+      case .invalidNumber: "invalid number"
+      case .invalidBitfield: "invalid bitfield"
+      case .nestingTooDeep: "nesting too deep"
+      case .invalidUTF8: "invalid UTF-8"
+      case .invalidOffset: "invalid offset"
+      }
+    }
   }
 }
 

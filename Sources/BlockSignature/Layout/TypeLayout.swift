@@ -106,18 +106,19 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// "size overflow in [9999999999999999999q]".
-  public var description: String {
-    "\(kind.rawValue == "sizeOverflow" ? "size overflow" : kind.rawValue) in \(encoding)"
-  }
+  public var description: String { "\(kind) in \(encoding)" }
 
   /// The kind of a ``LayoutError``.
-  public struct Kind: RawRepresentable, Hashable, Sendable {
-    /// The identifier.
-    public var rawValue: String
-    /// Creates a kind.
-    public init(rawValue: String) { self.rawValue = rawValue }
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A size, offset or bit count does not fit in `Int`.
-    public static var sizeOverflow: Kind { Kind(rawValue: "sizeOverflow") }
+    case sizeOverflow
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .sizeOverflow: "size overflow"
+      }
+    }
   }
 }
 

@@ -135,8 +135,8 @@ extension SignatureEncoding {
     }
   }
 
-  private func notConvertible(_ reason: String) -> SignatureError {
-    SignatureError(kind: .notConvertible, signature: description, reason: reason)
+  private func notConvertible(_ message: String) -> SignatureError {
+    SignatureError(kind: .notConvertible, signature: description, message: message)
   }
 
   private func shifted(_ offset: Offset, by shift: Int) throws(SignatureError) -> Offset {
@@ -144,7 +144,7 @@ extension SignatureEncoding {
     if overflow {
       throw SignatureError(
         kind: .layoutOverflow, signature: description,
-        reason: "offset \(offset.value) overflows when moved by \(shift)")
+        message: "offset \(offset.value) overflows when moved by \(shift)")
     }
     return Offset(value, isRegister: offset.isRegister)
   }

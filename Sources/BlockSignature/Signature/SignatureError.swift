@@ -13,57 +13,77 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
   public var kind: Kind
   /// The signature concerned, as written.
   public var signature: String
-  /// The reason, lower case, naming the numbers.
-  public var reason: String
+  /// What went wrong, lower case, naming the numbers.
+  public var message: String
   /// The parser's error, for ``Kind/malformedEncoding``.
   public var encodingError: EncodingError?
 
   /// Creates an error.
-  public init(kind: Kind, signature: String, reason: String, encodingError: EncodingError? = nil) {
+  public init(kind: Kind, signature: String, message: String, encodingError: EncodingError? = nil) {
     self.kind = kind
     self.signature = signature
-    self.reason = reason
+    self.message = message
     self.encodingError = encodingError
+  }
+
+  /// Creates an error.
+  @available(*, deprecated, renamed: "init(kind:signature:message:encodingError:)")
+  public init(kind: Kind, signature: String, reason: String, encodingError: EncodingError? = nil) {
+    self.init(kind: kind, signature: signature, message: reason, encodingError: encodingError)
+  }
+
+  /// What went wrong: ``message``.
+  @available(*, deprecated, renamed: "message")
+  public var reason: String {
+    get { message }
+    set { message = newValue }
   }
 
   /// Wraps a parser error.
   public init(_ error: EncodingError) {
     self.init(
-      kind: .malformedEncoding, signature: error.input, reason: error.description, encodingError: error)
+      kind: .malformedEncoding, signature: error.input, message: error.description, encodingError: error)
   }
 
   /// Wraps a layout error.
   public init(_ error: LayoutError, signature: String) {
-    self.init(kind: .layoutOverflow, signature: signature, reason: error.description)
+    self.init(kind: .layoutOverflow, signature: signature, message: error.description)
   }
 
   /// "cannot convert v24@0:8@16 from block form: argument 0 is @, not a block (@?)".
   public var description: String {
     switch kind {
-    case .malformedEncoding: "malformed signature \(signature): \(reason)"
-    case .notConvertible: "cannot convert \(signature) \(reason)"
-    default: "\(signature): \(reason)"
+    case .malformedEncoding: "malformed signature \(signature): \(message)"
+    case .notConvertible: "cannot convert \(signature) \(message)"
+    default: "\(signature): \(message)"
     }
   }
 
-  /// The kind of a ``SignatureError``; an extensible set of static values.
-  public struct Kind: RawRepresentable, Hashable, Sendable {
-    /// The identifier, such as `"notConvertible"`.
-    public var rawValue: String
-    /// Creates a kind.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
+  /// The kind of a ``SignatureError``.
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The text is not a valid encoding (see ``SignatureError/encodingError``).
-    public static var malformedEncoding: Kind { Kind(rawValue: "malformedEncoding") }
+    case malformedEncoding
     /// A size or offset does not fit in `Int`.
-    public static var layoutOverflow: Kind { Kind(rawValue: "layoutOverflow") }
+    case layoutOverflow
     /// The signature does not have the form the conversion starts from.
-    public static var notConvertible: Kind { Kind(rawValue: "notConvertible") }
+    case notConvertible
     /// A live block carries no signature.
-    public static var missingSignature: Kind { Kind(rawValue: "missingSignature") }
+    case missingSignature
     /// An argument index is out of range.
-    public static var argumentOutOfRange: Kind { Kind(rawValue: "argumentOutOfRange") }
+    case argumentOutOfRange
     /// No data model was given and none describes this machine (`DataModel.host` is nil).
-    public static var unknownDataModel: Kind { Kind(rawValue: "unknownDataModel") }
+    case unknownDataModel
+
+    /// What the kind means, in a few words.
+    public var description: String {
+      switch self {
+      case .malformedEncoding: "malformed encoding"
+      case .layoutOverflow: "layout overflow"
+      case .notConvertible: "not convertible"
+      case .missingSignature: "missing signature"
+      case .argumentOutOfRange: "argument out of range"
+      case .unknownDataModel: "unknown data model"
+      }
+    }
   }
 }

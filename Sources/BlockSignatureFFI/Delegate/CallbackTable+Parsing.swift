@@ -24,12 +24,12 @@ extension CallbackTable {
       guard words.count == 3 else {
         throw DelegateError(
           kind: .invalidDescription, line: lineNumber,
-          reason: "expected `NAME function SIGNATURE` or `NAME data ENCODING`, got \(words.count) words")
+          message: "expected `NAME function SIGNATURE` or `NAME data ENCODING`, got \(words.count) words")
       }
       let memberName = String(decoding: words[0], as: UTF8.self)
       if declarations.contains(where: { $0.name == memberName }) {
         throw DelegateError(
-          kind: .invalidDescription, member: memberName, line: lineNumber, reason: "the name is used twice")
+          kind: .invalidDescription, member: memberName, line: lineNumber, message: "the name is used twice")
       }
       let encoding = String(decoding: words[2], as: UTF8.self)
       lines.append(lineNumber)
@@ -38,7 +38,7 @@ extension CallbackTable {
       case "data": declarations.append(.data(memberName, encoding: encoding))
       case let other:
         throw DelegateError(
-          kind: .invalidDescription, line: lineNumber, reason: "the kind is `function` or `data`, not `\(other)`")
+          kind: .invalidDescription, line: lineNumber, message: "the kind is `function` or `data`, not `\(other)`")
       }
     }
     do {

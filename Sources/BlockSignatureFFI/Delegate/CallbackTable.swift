@@ -80,13 +80,13 @@ public struct CallbackTable: Hashable, Sendable {
   ///   parse, a layout the encodings do not decide.
   public init(name: String, members declarations: [Declaration], model: DataModel? = .host) throws(DelegateError) {
     guard let model else {
-      throw DelegateError(kind: .undecidableLayout, reason: "no data model describes this machine")
+      throw DelegateError(kind: .undecidableLayout, message: "no data model describes this machine")
     }
     var kinds: [Member.Kind] = []
     var seen = Set<String>()
     for declaration in declarations {
       guard seen.insert(declaration.name).inserted else {
-        throw DelegateError(kind: .invalidDescription, member: declaration.name, reason: "the name is used twice")
+        throw DelegateError(kind: .invalidDescription, member: declaration.name, message: "the name is used twice")
       }
       kinds.append(try Self.kind(of: declaration, model: model))
     }
@@ -101,10 +101,11 @@ public struct CallbackTable: Hashable, Sendable {
       layout = try TypeEncoding.structure(name: name, fields: fields.map { TypeEncoding.Field(type: $0) }).layout(
         for: model)
     } catch {
-      throw DelegateError(kind: .undecidableLayout, reason: "the struct cannot be laid out: \(error)")
+      throw DelegateError(kind: .undecidableLayout, message: "the struct cannot be laid out: \(error)")
     }
     guard layout.caveats.isEmpty else {
-      throw DelegateError(kind: .undecidableLayout, reason: "the encodings do not decide the layout: \(layout.caveats)")
+      throw DelegateError(
+        kind: .undecidableLayout, message: "the encodings do not decide the layout: \(layout.caveats)")
     }
     var members: [Member] = []
     for (index, (declaration, kind)) in zip(declarations, kinds).enumerated() {
@@ -137,13 +138,13 @@ public struct CallbackTable: Hashable, Sendable {
             returnType: parsed.encoding.returnType, argumentTypes: parsed.encoding.arguments.map(\.type), form: .types,
             model: model))
       } catch {
-        throw DelegateError(kind: .invalidDescription, member: declaration.name, reason: "the signature: \(error)")
+        throw DelegateError(kind: .invalidDescription, member: declaration.name, message: "the signature: \(error)")
       }
     }
     do {
       return .data(try TypeEncoding(parsing: declaration.text))
     } catch {
-      throw DelegateError(kind: .invalidDescription, member: declaration.name, reason: "the encoding: \(error)")
+      throw DelegateError(kind: .invalidDescription, member: declaration.name, message: "the encoding: \(error)")
     }
   }
 }

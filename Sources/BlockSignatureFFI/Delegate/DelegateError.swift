@@ -14,19 +14,34 @@ public struct DelegateError: Error, Hashable, Sendable, CustomStringConvertible 
   /// The line of the text form (1-based), for ``Kind/invalidDescription``.
   public var line: Int?
   /// Why, in a sentence.
-  public var reason: String
+  public var message: String
   /// The checker's findings, for ``Kind/incompatibleBlock``.
   public var diagnostics: [Diagnostic]
 
   /// Creates an error.
   public init(
-    kind: Kind, member: String? = nil, line: Int? = nil, reason: String, diagnostics: [Diagnostic] = []
+    kind: Kind, member: String? = nil, line: Int? = nil, message: String, diagnostics: [Diagnostic] = []
   ) {
     self.kind = kind
     self.member = member
     self.line = line
-    self.reason = reason
+    self.message = message
     self.diagnostics = diagnostics
+  }
+
+  /// Creates an error.
+  @available(*, deprecated, renamed: "init(kind:member:line:message:diagnostics:)")
+  public init(
+    kind: Kind, member: String? = nil, line: Int? = nil, reason: String, diagnostics: [Diagnostic] = []
+  ) {
+    self.init(kind: kind, member: member, line: line, message: reason, diagnostics: diagnostics)
+  }
+
+  /// Why, in a sentence: ``message``.
+  @available(*, deprecated, renamed: "message")
+  public var reason: String {
+    get { message }
+    set { message = newValue }
   }
 
   /// Where, then why: `line 3: …`, `member startElement: …`.
@@ -34,7 +49,7 @@ public struct DelegateError: Error, Hashable, Sendable, CustomStringConvertible 
     var place: [String] = []
     if let line { place.append("line \(line)") }
     if let member { place.append("member \(member)") }
-    return place.isEmpty ? reason : place.joined(separator: ", ") + ": " + reason
+    return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
   }
 
   /// The kinds of delegate errors.

@@ -15,20 +15,20 @@ extension DynamicDelegate {
   public func call(_ member: String, _ arguments: [CValue]) throws(DelegateError) -> CValue {
     let slot = try self.slot(member)
     guard let function = try self.function(for: member) else {
-      throw DelegateError(kind: .unimplemented, member: member, reason: "the table holds NULL for \(member)")
+      throw DelegateError(kind: .unimplemented, member: member, message: "the table holds NULL for \(member)")
     }
     let interface = slot.interface
     guard arguments.count == interface.argumentShapes.count else {
       throw DelegateError(
         kind: .invalidValue, member: member,
-        reason: "the function takes \(interface.argumentShapes.count) arguments, got \(arguments.count)")
+        message: "the function takes \(interface.argumentShapes.count) arguments, got \(arguments.count)")
     }
     do throws(ArgumentValueError) {
       return try interface.call(
         unsafeBitCast(function, to: (@convention(c) () -> Void).self), leading: nil, values: arguments)
     } catch {
       let place = (["argument \(error.position)"] + error.error.path).joined(separator: " → ")
-      throw DelegateError(kind: .invalidValue, member: member, reason: "\(place): \(error.error.reason)")
+      throw DelegateError(kind: .invalidValue, member: member, message: "\(place): \(error.error.message)")
     }
   }
 
@@ -48,7 +48,7 @@ extension DynamicDelegate {
         try shape.store(value, at: buffer.baseAddress!, strings: &arena)
       } catch {
         throw DelegateError(
-          kind: .invalidValue, member: member, reason: (error.path + [error.reason]).joined(separator: ": "))
+          kind: .invalidValue, member: member, message: (error.path + [error.message]).joined(separator: ": "))
       }
       (table + found.offset).copyMemory(from: buffer.baseAddress!, byteCount: shape.size)
     }
@@ -57,15 +57,15 @@ extension DynamicDelegate {
   private func dataMember(_ name: String) throws(DelegateError) -> (CallbackTable.Member, ValueShape) {
     guard let member = callbackTable.member(named: name) else {
       throw DelegateError(
-        kind: .unknownMember, member: name, reason: "\(callbackTable.name) has no member called \(name)")
+        kind: .unknownMember, member: name, message: "\(callbackTable.name) has no member called \(name)")
     }
     guard case .data(let type) = member.kind else {
-      throw DelegateError(kind: .wrongMemberKind, member: name, reason: "a function member is not data")
+      throw DelegateError(kind: .wrongMemberKind, member: name, message: "a function member is not data")
     }
     do {
       return (member, try ValueShape(type, model: callbackTable.model, inRecord: true))
     } catch {
-      throw DelegateError(kind: .invalidValue, member: name, reason: error.reason)
+      throw DelegateError(kind: .invalidValue, member: name, message: error.message)
     }
   }
 }

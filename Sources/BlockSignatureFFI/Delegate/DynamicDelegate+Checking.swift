@@ -19,7 +19,7 @@ extension DynamicDelegate {
     of member: CallbackTable.Member, with block: UnsafeRawPointer, level: CompatibilityLevel
   ) throws(DelegateError) -> MemberImplementation {
     guard let full = blockForm(of: member, droppingContext: false) else {
-      throw DelegateError(kind: .wrongMemberKind, member: member.name, reason: "a data member has no function")
+      throw DelegateError(kind: .wrongMemberKind, member: member.name, message: "a data member has no function")
     }
     let fullError: InvocationError
     do {
@@ -29,7 +29,7 @@ extension DynamicDelegate {
       fullError = error
     }
     guard fullError.kind == .incompatibleSignature else {
-      throw DelegateError(kind: .invalidBlock, member: member.name, reason: fullError.description)
+      throw DelegateError(kind: .invalidBlock, member: member.name, message: fullError.description)
     }
     if member.takesContext, let reduced = blockForm(of: member, droppingContext: true),
       let invocation = try? BlockInvocation(block: block, declaredSignature: reduced, level: level)
@@ -38,7 +38,7 @@ extension DynamicDelegate {
     }
     let alternative = member.takesContext ? " (nor without its context parameter)" : ""
     throw DelegateError(
-      kind: .incompatibleBlock, member: member.name, reason: fullError.reason + alternative,
+      kind: .incompatibleBlock, member: member.name, message: fullError.message + alternative,
       diagnostics: fullError.diagnostics)
   }
 }

@@ -73,7 +73,7 @@ extension DynamicDelegate {
     do {
       block = try DynamicBlock(signature: slot.interface.signature, body: body, failure: failure, context: context)
     } catch {
-      throw DelegateError(kind: .uncallableMember, member: member, reason: error.description)
+      throw DelegateError(kind: .uncallableMember, member: member, message: error.description)
     }
     try implement(member, with: block)
   }

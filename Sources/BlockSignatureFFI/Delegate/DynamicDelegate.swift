@@ -159,9 +159,9 @@ public final class DynamicDelegate: @unchecked Sendable {
   func slot(_ name: String) throws(DelegateError) -> MemberSlot {
     if let slot = slots[name] { return slot }
     if callbackTable.member(named: name) != nil {
-      throw DelegateError(kind: .wrongMemberKind, member: name, reason: "a data member has no function")
+      throw DelegateError(kind: .wrongMemberKind, member: name, message: "a data member has no function")
     }
     throw DelegateError(
-      kind: .unknownMember, member: name, reason: "\(callbackTable.name) has no member called \(name)")
+      kind: .unknownMember, member: name, message: "\(callbackTable.name) has no member called \(name)")
   }
 }

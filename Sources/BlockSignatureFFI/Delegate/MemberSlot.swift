@@ -34,7 +34,7 @@ final class MemberSlot: @unchecked Sendable {
     do {
       interface = try CallInterface(signature: signature, model: signature.model)
     } catch {
-      throw DelegateError(kind: .uncallableMember, member: member.name, reason: error.description)
+      throw DelegateError(kind: .uncallableMember, member: member.name, message: error.description)
     }
     do {
       closure = try FFIClosure(cif: interface.cif, userData: Unmanaged.passUnretained(self).toOpaque()) {
@@ -46,7 +46,7 @@ final class MemberSlot: @unchecked Sendable {
         withExtendedLifetime(slot) { slot.respond(result: result, arguments: arguments) }
       }
     } catch {
-      throw DelegateError(kind: .uncallableMember, member: member.name, reason: error.description)
+      throw DelegateError(kind: .uncallableMember, member: member.name, message: error.description)
     }
   }
 

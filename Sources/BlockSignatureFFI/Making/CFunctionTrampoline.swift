@@ -76,7 +76,7 @@ public final class CFunctionTrampoline: @unchecked Sendable {
       do {
         signature = try blockForm.withClangOffsets(form: .types)
       } catch {
-        throw InvocationError(kind: .invalidSignature, reason: "the function form of \(blockForm): \(error)")
+        throw InvocationError(kind: .invalidSignature, message: "the function form of \(blockForm): \(error)")
       }
       shiftAfterHiddenReturn = RegisterShiftStub.applies(function: signature, blockForm: blockForm)
     }
@@ -92,7 +92,7 @@ public final class CFunctionTrampoline: @unchecked Sendable {
       cif, cffi_default_abi(), UInt32(interface.passedCount - 1), interface.returnType, interface.argumentTypes + 1)
     guard status == FFI_OK else {
       cif.deallocate()
-      throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_cif returned status \(status.rawValue)")
+      throw InvocationError(kind: .preparationFailed, message: "ffi_prep_cif returned status \(status.rawValue)")
     }
     do {
       let closure = try FFIClosure(cif: cif, userData: Unmanaged.passUnretained(self).toOpaque()) {

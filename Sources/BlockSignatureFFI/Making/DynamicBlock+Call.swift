@@ -86,7 +86,7 @@ extension DynamicBlock {
           try interface.argumentShapes[index + 1].load(from: argumentAddress(index), path: [], unionMember: chooser)
         }
       } catch {
-        throw InvocationError(kind: error.kind, argument: index, path: error.path, reason: error.reason)
+        throw InvocationError(kind: error.kind, argument: index, path: error.path, message: error.message)
       }
     }
 
@@ -109,7 +109,7 @@ extension DynamicBlock {
         try shape.store(value, at: result, strings: &arena, path: ["return value"])
       } catch {
         result.initializeMemory(as: UInt8.self, repeating: 0, count: shape.resultBytes)
-        throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+        throw InvocationError(kind: error.kind, path: error.path, message: error.message)
       }
     }
   }

@@ -47,7 +47,7 @@ extension DynamicBlock {
         do throws(ValueError) {
           try shape.store(value, at: buffer.baseAddress!, strings: &strings, path: ["fallback return value"])
         } catch {
-          throw InvocationError(kind: error.kind, path: error.path, reason: error.reason)
+          throw InvocationError(kind: error.kind, path: error.path, message: error.message)
         }
       }
     }

@@ -135,7 +135,7 @@ public final class DynamicBlock: @unchecked Sendable {
     let copy = try Self.withLiteral(signature: signature, text: text, body: body, failure: failure, context: context) {
       literal throws(InvocationError) in
       guard let copy = _Block_copy(literal) else {
-        throw InvocationError(kind: .preparationFailed, reason: "_Block_copy returned NULL")
+        throw InvocationError(kind: .preparationFailed, message: "_Block_copy returned NULL")
       }
       return copy
     }
@@ -197,13 +197,13 @@ public final class DynamicBlock: @unchecked Sendable {
 
   private static func readBlockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {
     guard let model = DataModel.host else {
-      throw InvocationError(kind: .preparationFailed, reason: "no data model describes this machine")
+      throw InvocationError(kind: .preparationFailed, message: "no data model describes this machine")
     }
     let parsed: MethodSignature
     do {
       parsed = try MethodSignature(parsing: signature, model: model)
     } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the signature: \(error)")
+      throw InvocationError(kind: .invalidSignature, message: "the signature: \(error)")
     }
     let writtenInFull = parsed.isBlock && parsed.arguments.allSatisfy { $0.writtenOffset != nil }
     return writtenInFull ? (parsed, signature) : try blockForm(of: parsed)
@@ -213,13 +213,13 @@ public final class DynamicBlock: @unchecked Sendable {
   static func blockForm(of signature: MethodSignature) throws(InvocationError) -> (MethodSignature, String) {
     guard signature.model == DataModel.host else {
       throw InvocationError(
-        kind: .preparationFailed, reason: "the signature is laid out for \(signature.model), not this machine")
+        kind: .preparationFailed, message: "the signature is laid out for \(signature.model), not this machine")
     }
     do {
       let converted = try signature.withClangOffsets(form: .block)
       return (converted, converted.description)
     } catch {
-      throw InvocationError(kind: .invalidSignature, reason: "the signature: \(error)")
+      throw InvocationError(kind: .invalidSignature, message: "the signature: \(error)")
     }
   }
 }

@@ -23,13 +23,14 @@ package final class FFIClosure: @unchecked Sendable {
   {
     var code: UnsafeMutableRawPointer?
     guard let closure = ffi_closure_alloc(MemoryLayout<ffi_closure>.size, &code), let code else {
-      throw InvocationError(kind: .preparationFailed, reason: "ffi_closure_alloc could not map a closure")
+      throw InvocationError(kind: .preparationFailed, message: "ffi_closure_alloc could not map a closure")
     }
     let status = ffi_prep_closure_loc(
       closure.assumingMemoryBound(to: ffi_closure.self), cif, function, userData, code)
     guard status == FFI_OK else {
       ffi_closure_free(closure)
-      throw InvocationError(kind: .preparationFailed, reason: "ffi_prep_closure_loc returned status \(status.rawValue)")
+      throw InvocationError(
+        kind: .preparationFailed, message: "ffi_prep_closure_loc returned status \(status.rawValue)")
     }
     self.closure = closure
     self.code = UnsafeRawPointer(code)

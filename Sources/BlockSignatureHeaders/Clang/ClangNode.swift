@@ -27,8 +27,8 @@ struct ClangNode: Decodable {
   /// or where the text stops in the middle of a value.
   struct ReadingError: Error, CustomStringConvertible {
     var offset: Int
-    var reason: String
-    var description: String { "at byte \(offset): \(reason)" }
+    var message: String
+    var description: String { "at byte \(offset): \(message)" }
   }
 
   /// The values of `text`, one after another: what clang prints for the declarations a
@@ -59,22 +59,24 @@ struct ClangNode: Decodable {
         depth += 1
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         depth -= 1
-        guard depth >= 0, let first = start else { throw ReadingError(offset: index, reason: "unbalanced brackets") }
+        guard depth >= 0, let first = start else { throw ReadingError(offset: index, message: "unbalanced brackets") }
         if depth == 0 {
           do {
             nodes.append(try JSONDecoder().decode(ClangNode.self, from: Data(bytes[first...index])))
           } catch {
-            throw ReadingError(offset: first, reason: "\(error)")
+            throw ReadingError(offset: first, message: "\(error)")
           }
           start = nil
         }
       case 0x20, 0x09, 0x0A, 0x0D:
         continue
       default:
-        if depth == 0 { throw ReadingError(offset: index, reason: "text outside any object") }
+        if depth == 0 { throw ReadingError(offset: index, message: "text outside any object") }
       }
     }
-    guard depth == 0, !inString else { throw ReadingError(offset: bytes.count, reason: "the text ends inside a value") }
+    guard depth == 0, !inString else {
+      throw ReadingError(offset: bytes.count, message: "the text ends inside a value")
+    }
     return nodes
   }
 }

@@ -1,13 +1,56 @@
 import BlockSignature
 
 extension ObjCProtocolDescription {
-  /// Why a text form does not read: the line (from 1) and what is wrong with it.
+  /// Why a text form does not read: the kind of problem, the line (from 1) and what is wrong
+  /// with it.
   public struct ParsingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the text.
+    public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+      /// No data model was given and none describes this machine.
+      case unknownDataModel
+      /// The `@protocol NAME <ADOPTED, …>` line is missing or does not read.
+      case invalidProtocolLine
+      /// A method line that does not read: its sign, selector, requirement or trailing words.
+      case invalidMethod
+      /// A method's signature that does not parse, is not in method form, or does not fit
+      /// its selector.
+      case invalidSignature
+      /// A method listed twice.
+      case duplicateMethod
+      /// The `@end` line is missing.
+      case missingEnd
+      /// Text after the `@end` line.
+      case textAfterEnd
+
+      /// What the kind means, in a few words.
+      public var description: String {
+        switch self {
+        case .unknownDataModel: "unknown data model"
+        case .invalidProtocolLine: "invalid protocol line"
+        case .invalidMethod: "invalid method line"
+        case .invalidSignature: "invalid method signature"
+        case .duplicateMethod: "duplicate method"
+        case .missingEnd: "missing @end"
+        case .textAfterEnd: "text after @end"
+        }
+      }
+    }
+
+    /// What is wrong.
+    public var kind: Kind
     /// The line, counted from 1 (0: the text as a whole).
     public var line: Int
     /// What is wrong, in lower case.
     public var message: String
 
+    /// Creates an error.
+    public init(kind: Kind, line: Int, message: String) {
+      self.kind = kind
+      self.line = line
+      self.message = message
+    }
+
+    /// The line, then the message: `line 3: 'x' is not a selector`.
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
   }
 
@@ -34,7 +77,7 @@ extension ObjCProtocolDescription {
   ///   method form, or a method listed twice; at line 0 when `model` is nil.
   public init(parsing text: String, model: DataModel? = .host) throws(ParsingError) {
     guard let model else {
-      throw ParsingError(line: 0, message: "no data model describes this machine: pass one")
+      throw ParsingError(kind: .unknownDataModel, line: 0, message: "no data model describes this machine: pass one")
     }
     var name: String?
     var adopted: [String] = []
@@ -45,10 +88,11 @@ extension ObjCProtocolDescription {
       var tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
       if let comment = tokens.firstIndex(of: "#") { tokens.removeSubrange(comment...) }
       guard let first = tokens.first else { continue }
-      if ended { throw ParsingError(line: number, message: "text after @end") }
+      if ended { throw ParsingError(kind: .textAfterEnd, line: number, message: "text after @end") }
       guard let protocolName = name else {
         guard first == "@protocol", tokens.count >= 2 else {
-          throw ParsingError(line: number, message: "expected '@protocol NAME', found '\(first)'")
+          throw ParsingError(
+            kind: .invalidProtocolLine, line: number, message: "expected '@protocol NAME', found '\(first)'")
         }
         name = tokens[1]
         adopted = try Self.adoptedList(tokens.dropFirst(2).joined(separator: " "), line: number)
@@ -60,12 +104,13 @@ extension ObjCProtocolDescription {
       }
       let method = try Self.method(tokens, protocolName: protocolName, model: model, line: number)
       if methods.contains(where: { $0.selector == method.selector && $0.isInstanceMethod == method.isInstanceMethod }) {
-        throw ParsingError(line: number, message: "method '\(tokens[0]) \(method.selector)' is listed twice")
+        throw ParsingError(
+          kind: .duplicateMethod, line: number, message: "method '\(tokens[0]) \(method.selector)' is listed twice")
       }
       methods.append(method)
     }
-    guard let name else { throw ParsingError(line: 0, message: "no '@protocol NAME' line") }
-    guard ended else { throw ParsingError(line: 0, message: "no '@end' line") }
+    guard let name else { throw ParsingError(kind: .invalidProtocolLine, line: 0, message: "no '@protocol NAME' line") }
+    guard ended else { throw ParsingError(kind: .missingEnd, line: 0, message: "no '@end' line") }
     self.init(name: name, adoptedProtocols: adopted, methods: methods)
   }
 
@@ -73,11 +118,12 @@ extension ObjCProtocolDescription {
   static func adoptedList(_ text: String, line: Int) throws(ParsingError) -> [String] {
     guard !text.isEmpty else { return [] }
     guard text.hasPrefix("<"), text.hasSuffix(">") else {
-      throw ParsingError(line: line, message: "expected '<PROTOCOL, …>' after the name, found '\(text)'")
+      throw ParsingError(
+        kind: .invalidProtocolLine, line: line, message: "expected '<PROTOCOL, …>' after the name, found '\(text)'")
     }
     let names = text.dropFirst().dropLast().split(separator: ",").map { $0.trimmingSpaces }
     guard names.allSatisfy(ClangSession.isIdentifier) else {
-      throw ParsingError(line: line, message: "'\(text)' is not a list of protocol names")
+      throw ParsingError(kind: .invalidProtocolLine, line: line, message: "'\(text)' is not a list of protocol names")
     }
     return names
   }
@@ -88,30 +134,32 @@ extension ObjCProtocolDescription {
   {
     guard tokens.count >= 4, tokens[0] == "-" || tokens[0] == "+" else {
       throw ParsingError(
-        line: line,
+        kind: .invalidMethod, line: line,
         message: "expected '- SELECTOR required|optional SIGNATURE', found '\(tokens.joined(separator: " "))'"
       )
     }
     let selector = tokens[1]
     guard isSelector(selector) else {
-      throw ParsingError(line: line, message: "'\(selector)' is not a selector")
+      throw ParsingError(kind: .invalidMethod, line: line, message: "'\(selector)' is not a selector")
     }
     guard tokens[2] == "required" || tokens[2] == "optional" else {
-      throw ParsingError(line: line, message: "expected 'required' or 'optional', found '\(tokens[2])'")
+      throw ParsingError(
+        kind: .invalidMethod, line: line, message: "expected 'required' or 'optional', found '\(tokens[2])'")
     }
     let signature: MethodSignature
     do {
       signature = try MethodSignature(parsing: tokens[3], model: model)
     } catch {
-      throw ParsingError(line: line, message: "'\(tokens[3])': \(error)")
+      throw ParsingError(kind: .invalidSignature, line: line, message: "'\(tokens[3])': \(error)")
     }
     guard signature.kind == .method else {
-      throw ParsingError(line: line, message: "'\(tokens[3])' is not a method signature (self and _cmd first)")
+      throw ParsingError(
+        kind: .invalidSignature, line: line, message: "'\(tokens[3])' is not a method signature (self and _cmd first)")
     }
     let colons = selector.utf8.filter { $0 == UInt8(ascii: ":") }.count
     guard signature.numberOfArguments == colons + 2 else {
       throw ParsingError(
-        line: line,
+        kind: .invalidSignature, line: line,
         message: "'\(selector)' takes \(colons) arguments, '\(tokens[3])' has \(signature.numberOfArguments - 2)")
     }
     var isVariadic = false
@@ -125,7 +173,7 @@ extension ObjCProtocolDescription {
         origin = declaring
         rest = rest.dropFirst()
       } else {
-        throw ParsingError(line: line, message: "unexpected '\(word)' after the signature")
+        throw ParsingError(kind: .invalidMethod, line: line, message: "unexpected '\(word)' after the signature")
       }
     }
     return Method(

@@ -91,7 +91,7 @@ extension BlockSig {
             decoded += 1
           }
         } catch {
-          Diagnostics.write("<stdin>: error: cannot read standard input: \(error.reason)\n")
+          Diagnostics.write("<stdin>: error: cannot read standard input: \(error.message)\n")
           throw ExitCode(ExitStatus.noInput)
         }
         if decoded == 0 {
@@ -274,7 +274,7 @@ struct DecodeReport {
 struct StandardInputLines {
   struct ReadError: Error {
     /// `strerror` of the failed `read`.
-    var reason: String
+    var message: String
   }
 
   private var buffer: [UInt8] = []
@@ -315,7 +315,7 @@ struct StandardInputLines {
       } else if count == 0 {
         atEnd = true
       } else if errno != EINTR {
-        throw ReadError(reason: String(cString: strerror(errno)))
+        throw ReadError(message: String(cString: strerror(errno)))
       }
     }
   }

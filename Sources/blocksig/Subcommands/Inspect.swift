@@ -155,7 +155,7 @@ extension BlockSig {
         blocks = try BlockInfo.blocks(inProcess: pid)
       } catch {
         // No block address to name: the reason alone ("cannot read process …").
-        throw Diagnostics.fail(ExitStatus.noInput, error.reason)
+        throw Diagnostics.fail(ExitStatus.noInput, error.message)
       }
       let runtimes = BlocksRuntime.loaded(inProcess: pid, containing: blocks.first?.isa ?? 0)
       var warnings: [String] = []

@@ -99,7 +99,7 @@ import Testing
     #expect(error.kind == kind, "\(error)")
     #expect(error.path == path, "\(error)")
     #expect(error.argument == nil)
-    #expect(error.reason.hasPrefix(reason) || error.reason.contains(reason), "\(error.reason)")
+    #expect(error.message.hasPrefix(reason) || error.message.contains(reason), "\(error.message)")
   }
 
   /// Malformed text is refused with the byte where it stops making sense; nesting deeper than
@@ -107,20 +107,20 @@ import Testing
   @Test func malformedAndDeepTextIsRefused() throws {
     let malformed = try Self.refusal("[1,", "{?=ii}")
     #expect(malformed.kind == .typeMismatch)
-    #expect(malformed.reason == "malformed JSON at byte 3: expected a value, found the end of the text")
+    #expect(malformed.message == "malformed JSON at byte 3: expected a value, found the end of the text")
     for depth in [65, 1_000_000] {
       let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
       let error = try Self.refusal(deep, "{?=ii}")
-      #expect(error.reason == "malformed JSON at byte 64: nested deeper than 64 levels")
+      #expect(error.message == "malformed JSON at byte 64: nested deeper than 64 levels")
       #expect(throws: InvocationError.self) { try CValue(json: deep) }
     }
     let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
     #expect(try CValue(json: deepest) != .void)
     let huge = "[" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]"
     let tooMany = try Self.refusal(huge, "{P=ii}")
-    #expect(tooMany.reason == "expected 2 members for struct P, got 100000")
+    #expect(tooMany.message == "expected 2 members for struct P, got 100000")
     let long = "\"" + String(repeating: "x", count: 100_000) + "\""
-    #expect(try Self.refusal(long, "i").reason.utf8.count < 400)
+    #expect(try Self.refusal(long, "i").message.utf8.count < 400)
     #expect(throws: InvocationError.self) { try CValue(json: [0x5B, 0xFF, 0x5D], as: TypeEncoding(parsing: "{?=i}")) }
   }
 

@@ -60,7 +60,7 @@ import Testing
       _ = try JSONParser.parse(text)
     } throws: { error in
       guard let error = error as? JSONParseError else { return false }
-      return error.offset == offset && error.reason.contains(reason)
+      return error.offset == offset && error.message.contains(reason)
     }
   }
 
@@ -71,12 +71,12 @@ import Testing
     // One level more, and a million: refused at the bracket past the limit, no stack overflow.
     for depth in [limit + 1, 1_000_000] {
       let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-      #expect(throws: JSONParseError(offset: limit, reason: "nested deeper than \(limit) levels")) {
+      #expect(throws: JSONParseError(offset: limit, message: "nested deeper than \(limit) levels")) {
         try JSONParser.parse(text)
       }
     }
     let objects = String(repeating: #"{"a":"#, count: limit + 1)
-    #expect(throws: JSONParseError(offset: 5 * limit, reason: "nested deeper than \(limit) levels")) {
+    #expect(throws: JSONParseError(offset: 5 * limit, message: "nested deeper than \(limit) levels")) {
       try JSONParser.parse(objects)
     }
   }

@@ -83,7 +83,7 @@ import Testing
       try short.converted(from: .method, to: .block)
     }
     #expect(
-      shortError.reason == "from method form: it has 1 argument; a method has at least 2 (self and _cmd)")
+      shortError.message == "from method form: it has 1 argument; a method has at least 2 (self and _cmd)")
     let overflow = try SignatureEncoding(parsing: "v\(Int.max)@?0")
     let overflowError = try #require(throws: SignatureError.self) { try overflow.methodEncoding() }
     #expect(overflowError.kind == .layoutOverflow)
