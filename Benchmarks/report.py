@@ -121,6 +121,52 @@ def run_benchmarks():
 BENCH_MODE = {"libobjc": "bench", "gnustep": "bench-each"}
 
 
+def fastest_ns(command):
+    """The fastest pass of a `bench` command, in ns per signature (its output's last line:
+    name, count, median, min, max)."""
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
+    return float(out.split("\t")[3])
+
+
+def floor_timing(counting):
+    """The floor pass (CBenchFloor: a byte-class table and digit sums, what no reader can do
+    less than), our frame reader (`SignatureFrame.Reader`) and our tree (`SignatureEncoding` +
+    `layout(for:)`) on the whole corpus, timed as the paired timing times them, in
+    PAIRED_ROUNDS rounds of three processes whose order rotates: the median of each round's
+    ratio to the floor. With `counting`, callgrind's instructions per signature of each too."""
+    checker = os.path.join(HERE, ".build", "release", "corpus-check")
+    path = os.path.join(WORK, "signatures.txt")
+    modes = ["floor", "reader", "tree"]
+    rounds = []
+    for round_ in range(PAIRED_ROUNDS):
+        order = modes[round_ % 3:] + modes[:round_ % 3]
+        rounds.append({mode: fastest_ns([checker, "--bench", mode, "5", path]) for mode in order})
+    count = sum(1 for _ in open(path))
+    result = {"rounds": len(rounds), "floor": sorted(r["floor"] for r in rounds)[len(rounds) // 2]}
+    for mode in ("reader", "tree"):
+        ratios = sorted(r[mode] / r["floor"] for r in rounds)
+        result[mode] = {"ratio": ratios[len(ratios) // 2], "min": ratios[0], "max": ratios[-1],
+                        "ns": sorted(r[mode] for r in rounds)[len(rounds) // 2]}
+    if counting:
+        # valgrind 3.19 cannot read the DWARF 5 Swift writes: count on a copy without it.
+        stripped = os.path.join(WORK, "corpus-check-stripped")
+        subprocess.run(["objcopy", "--strip-debug", checker, stripped], check=True)
+        result["instructions"] = {mode: instructions(lambda p, m=mode: [stripped, "--repeat", m, str(p), path]) / count
+                                  for mode in modes}
+    counts = result.get("instructions", {})
+    text = (f"\nfloor (byte classes and digit sums) on the corpus: {result['floor']:.1f} ns per signature"
+            + (f", {counts['floor']:.0f} instructions" if counts else "") + "; "
+            + "; ".join(f"{label} {result[mode]['ns']:.1f} ns = {result[mode]['ratio']:.2f}× the floor "
+                        f"({result[mode]['min']:.2f}–{result[mode]['max']:.2f} over {result['rounds']} rounds)"
+                        + (f", {counts[mode]:.0f} instructions = {counts[mode] / counts['floor']:.2f}×" if counts else "")
+                        for mode, label in (("reader", "frame"), ("tree", "tree")))
+            + "\n")
+    print(text)
+    with open(os.path.join(WORK, "table.md"), "a") as f:
+        f.write(text)
+    return result
+
+
 def paired_timing(peer):
     """Our reader and `peer` on the peer's subset, timed the same way (`bench`: passes of about
     0.2 s, the fastest of 5) in two processes run back to back, PAIRED_ROUNDS times, the order
@@ -132,12 +178,6 @@ def paired_timing(peer):
     driver = os.path.join(WORK, f"{peer}-driver")
     checker = os.path.join(HERE, ".build", "release", "corpus-check")
     path = os.path.join(WORK, f"subset-{peer}.txt")
-
-    def fastest_ns(command):
-        # name, count, median, min, max (ns per signature)
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
-        return float(out.split("\t")[3])
-
     pairs = []
     for round_ in range(PAIRED_ROUNDS):
         commands = [[driver, "bench", path, "5"], [checker, "--bench", "reader", "5", path]]
@@ -186,11 +226,13 @@ def main():
     benchmarks = run_benchmarks()
     print_table(corpus, peers, status, benchmarks, timings)
     time_toolchain_signatures()
+    print("timing the floor, the frame reader and the tree in rotating rounds...", file=sys.stderr)
+    floor = floor_timing(os.environ.get("BENCH_INSTRUCTIONS", "1") != "0" and shutil.which("valgrind"))
     counted = {}
     if os.environ.get("BENCH_INSTRUCTIONS", "1") != "0" and shutil.which("valgrind"):
         print("counting instructions under callgrind...", file=sys.stderr)
         counted = print_instructions(corpus, peers)
-    sys.exit(check_targets(corpus, peers, status, benchmarks, timings, counted, paired))
+    sys.exit(check_targets(corpus, peers, status, benchmarks, timings, counted, paired, floor))
 
 
 def instructions(command, passes=4):
@@ -327,7 +369,7 @@ ALLOCATION_BUDGETS = [
 ]
 
 
-def check_targets(corpus, peers, status, benchmarks, timings, counted, paired):
+def check_targets(corpus, peers, status, benchmarks, timings, counted, paired, floor):
     """Prints the performance targets against this run and the allocation budgets; returns 2 when a
     budget is exceeded (the speed targets are reported, not enforced: timings are noisy).
     `counted` holds the reader's callgrind counts when they were taken: they are printed
@@ -361,6 +403,13 @@ def check_targets(corpus, peers, status, benchmarks, timings, counted, paired):
                         f"benchmark table: {measured}")
             met = paired["ratio"] >= factor
         row(f"≥ {factor}× faster than {label} on its subset", measured, met, instructions)
+    for mode, label, factor in (("reader", "frame (SignatureFrame.Reader)", 2.5), ("tree", "tree (SignatureEncoding + layout)", 4)):
+        timed = floor[mode]
+        counts = floor.get("instructions", {})
+        row(f"{label} ≤ {factor:g}× the floor, whole corpus",
+            f"{timed['ratio']:.2f}× (median of {floor['rounds']} rounds, {timed['min']:.2f}–{timed['max']:.2f}; "
+            f"{timed['ns']:.1f} vs {floor['floor']:.1f} ns)", timed["ratio"] <= factor,
+            f"{counts[mode] / counts['floor']:.2f}× ({counts[mode]:.0f} vs {counts['floor']:.0f})" if counts else "—")
     row("100 % of the corpus answered, none wrong",
         f"{whole['answered']}/{whole['total']} answered, {whole['wrong']} wrong, {whole['estimate']} flagged estimates",
         whole["answered"] == whole["total"] and whole["wrong"] == 0)

@@ -24,8 +24,8 @@
 
 import BenchmarkCorpus
 import BlockSignature
-import CBenchFloor
 import BlockSignatureBinary
+import CBenchFloor
 import Foundation
 
 /// Where `--bench` leaves its checksums, so that the timed passes cannot be optimized away.

@@ -48,9 +48,12 @@ struct MadeBlockCaptures {
   /// Where the spare's flag is in the captures, for the atomic operations on its byte.
   static var spareFlagOffset: Int { MemoryLayout<MadeBlockCaptures>.offset(of: \.spareIsTaken)! }
 
-  /// Where the captures start in a made block: after the header, aligned as they need.
-  static let offset = (MemoryLayout<CBA_Block_layout>.size + alignment - 1) / alignment * alignment
-  private static var alignment: Int { MemoryLayout<MadeBlockCaptures>.alignment }
+  /// Where the captures start in a made block: after the header, aligned as they need (a
+  /// constant the compiler folds).
+  static var offset: Int {
+    let alignment = MemoryLayout<MadeBlockCaptures>.alignment
+    return (MemoryLayout<CBA_Block_layout>.size + alignment - 1) / alignment * alignment
+  }
 
   /// The bytes of a made block's literal, header and captures.
   static var literalSize: Int { offset + MemoryLayout<MadeBlockCaptures>.size }
@@ -60,12 +63,24 @@ struct MadeBlockCaptures {
     UnsafeMutableRawPointer(mutating: block + offset).assumingMemoryBound(to: MadeBlockCaptures.self)
   }
 
+  /// The same captures with a spare of their own: only the fields no call changes are read,
+  /// so a copy made while another thread calls the block reads nothing that thread writes.
+  private init(sharingWith other: UnsafeMutablePointer<MadeBlockCaptures>) {
+    prototype = other.pointee.prototype
+    plan = other.pointee.plan
+    interface = other.pointee.interface
+    rawHandler = other.pointee.rawHandler
+    isRaw = other.pointee.isRaw
+    typedHandler = other.pointee.typedHandler
+    failure = other.pointee.failure
+    context = other.pointee.context
+    strings = other.pointee.strings
+  }
+
   /// The copy helper's work: the runtime has moved the literal's bytes; the copy takes its own
-  /// references and an untaken spare.
+  /// references and a spare of its own.
   static func copyCaptures(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
-    let copy = of(destination)
-    copy.initialize(to: of(source).pointee)
-    copy.pointee.spareIsTaken = 0
+    of(destination).initialize(to: MadeBlockCaptures(sharingWith: of(source)))
   }
 
   /// The dispose helper's work: a heap copy dies and lets go of what it captured.
