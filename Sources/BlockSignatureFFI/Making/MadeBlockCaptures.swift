@@ -133,7 +133,9 @@ struct MadeBlockCaptures {
     let captures = call.captures
     let value = try withArguments(
       of: captures, count: call.argumentCount,
-      load: { index in scalars[index].load(from: call.argumentAddress(index)) }
+      // A scalar always has bytes, so each parameter is among the pointers libffi or the entry
+      // passed.
+      load: { index in scalars[index].load(from: call.argumentPointers[plan.passedSlots[index]].unsafelyUnwrapped) }
     ) { try captures.pointee.typedHandler($0) }
     guard let access = plan.scalarResult else {
       if case .void = value { return }
