@@ -20,7 +20,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$root" "$work/BlockSignature"
 git -C "$work/BlockSignature" checkout -q "$(git rev-parse HEAD)"
-git -C "$work/BlockSignature" tag "$version"
+# -f: a clone of a repository that has the tag already points it at HEAD here.
+git -C "$work/BlockSignature" tag -f "$version"
 
 mkdir -p "$work/Client/Sources/Client"
 cat >"$work/Client/Package.swift" <<SWIFT

@@ -115,24 +115,13 @@ enum OpsFixture {
     triple   function  {trio=qqq}^vq
     """
 
-  nonisolated(unsafe) static let library: Result<UnsafeMutableRawPointer, any Error> = Result {
-    let (_, product) = try Toolchain.compileC(
-      source, fileName: "ops.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w", "-pthread"],
-      output: "libops.so")
-    guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
-      throw LoadFailure(message: String(cString: dlerror()))
-    }
-    return handle
+  static let library = Result {
+    try CompiledCLibrary(source, named: "ops", flags: ["-fblocks", "-O1", "-w", "-pthread"])
   }
 
-  static func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-    let address = try #require(dlsym(try library.get(), name), "no symbol \(name)")
-    return unsafeBitCast(address, to: type)
-  }
+  static func symbol<T>(_ name: String, as type: T.Type) throws -> T { try library.get().symbol(name, as: type) }
 
-  static func address(_ name: String) throws -> UnsafeMutableRawPointer {
-    try #require(dlsym(try library.get(), name), "no symbol \(name)")
-  }
+  static func address(_ name: String) throws -> UnsafeMutableRawPointer { try library.get().address(name) }
 
   typealias Run =
     @convention(c) (UnsafeRawPointer, UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>, Int32) -> Int32

@@ -25,18 +25,11 @@ import Testing
   nonisolated(unsafe) static let library:
     Result<(program: RandomCallProgram, handle: UnsafeMutableRawPointer), any Error> = Result {
       let program = RandomCallProgram(seed: seed, count: count)
-      let (_, product) = try Toolchain.compileC(
-        program.source, fileName: "calls.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w"],
-        output: "libcalls.so")
-      guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
-        throw LoadFailure(message: String(cString: dlerror()))
-      }
-      return (program, handle)
+      return (program, try CompiledCLibrary(program.source, named: "calls").handle)
     }
 
   static func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-    let (_, handle) = try library.get()
-    let address = try #require(dlsym(handle, name), "no symbol \(name)")
+    let address = try #require(dlsym(try library.get().handle, name), "no symbol \(name)")
     return unsafeBitCast(address, to: type)
   }
 

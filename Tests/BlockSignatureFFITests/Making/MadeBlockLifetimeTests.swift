@@ -19,20 +19,9 @@ enum LifetimeFixture {
     int call_function(int (*function)(int, int), int a, int b) { return function(a, b); }
     """#
 
-  nonisolated(unsafe) static let library: Result<UnsafeMutableRawPointer, any Error> = Result {
-    let (_, product) = try Toolchain.compileC(
-      source, fileName: "lifetime.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w"],
-      output: "liblifetime.so")
-    guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
-      throw LoadFailure(message: String(cString: dlerror()))
-    }
-    return handle
-  }
+  static let library = Result { try CompiledCLibrary(source, named: "lifetime") }
 
-  static func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-    let address = try #require(dlsym(try library.get(), name), "no symbol \(name)")
-    return unsafeBitCast(address, to: type)
-  }
+  static func symbol<T>(_ name: String, as type: T.Type) throws -> T { try library.get().symbol(name, as: type) }
 
   /// A made `int (^)(int, int)` adding its arguments, whose handler holds a `Tracked`.
   static func adder(_ counter: DeinitCounter) throws -> DynamicBlock {

@@ -118,18 +118,9 @@ enum ThreadsFixture {
     @convention(c) (MemberFunction, UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutableRawPointer
   typealias CallJoin = @convention(c) (UnsafeMutableRawPointer) -> Int32
 
-  nonisolated(unsafe) static let library: Result<UnsafeMutableRawPointer, any Error> = Result {
-    let (_, product) = try Toolchain.compileC(
-      source, fileName: "threads.c", arguments: ["-fblocks", "-shared", "-fPIC", "-O1", "-w", "-pthread"],
-      output: "libthreads.so")
-    guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
-      throw LoadFailure(message: String(cString: dlerror()))
-    }
-    return handle
+  static let library = Result {
+    try CompiledCLibrary(source, named: "threads", flags: ["-fblocks", "-O1", "-w", "-pthread"])
   }
 
-  static func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-    let address = try #require(dlsym(try library.get(), name), "no symbol \(name)")
-    return unsafeBitCast(address, to: type)
-  }
+  static func symbol<T>(_ name: String, as type: T.Type) throws -> T { try library.get().symbol(name, as: type) }
 }
