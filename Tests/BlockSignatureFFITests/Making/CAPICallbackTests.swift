@@ -123,7 +123,7 @@ import Testing
     }
     let shifted = try CFunctionTrampoline(two)
     #expect(shifted.callsTheBlockDirectly)
-    #expect(try shifted.withFunction(as: (@convention(c) (Int64, Int64) -> Int64).self) { $0(4, 2) } == 42)
+    #expect(shifted.withFunction(as: (@convention(c) (Int64, Int64) -> Int64).self) { $0(4, 2) } == 42)
 
     // Six: libffi forwards to the block, whose seventh argument (the sixth integer) is on the stack.
     let six = try DynamicBlock(signature: "q@?qqqqqq") { arguments in
@@ -136,7 +136,7 @@ import Testing
     let forwarded = try CFunctionTrampoline(six)
     #expect(!forwarded.callsTheBlockDirectly)
     typealias Six = @convention(c) (Int64, Int64, Int64, Int64, Int64, Int64) -> Int64
-    #expect(try forwarded.withFunction(as: Six.self) { $0(1, 1, 1, 1, 1, 100) } == 615)
+    #expect(forwarded.withFunction(as: Six.self) { $0(1, 1, 1, 1, 1, 100) } == 615)
 
     // A declaration the made block does not fit is refused, as for any block.
     #expect(throws: InvocationError.self) { try CFunctionTrampoline(two, declaredSignature: "v{?=dddd}") }
