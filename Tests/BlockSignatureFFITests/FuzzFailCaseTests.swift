@@ -50,7 +50,7 @@ import Testing
     let signature = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     return Result { () throws(InvocationError) in
       let block = try DynamicBlock(signature: signature, failure: .returnZero) { _ in .void }
-      let invocation = try BlockInvocation(block: block.block)
+      let invocation = try BlockInvocation(block: block.unsafeBlock)
       if let split = bytes.firstIndex(of: 0),
         case .aggregate(let items)? = try? CValue(json: String(decoding: bytes[(split + 1)...], as: UTF8.self))
       {

@@ -293,7 +293,7 @@ import Testing
       let builder = try ObjCClassBuilder(name: "BSTrapping", superclass: ObjCClass(named: "NSObject"))
       try builder.addMethod("bs_raise", types: "v16@0:8", block: raising)
       let instance = try builder.register().makeInstance()
-      try ObjCRuntime.withAutoreleasePool { try instance.send("bs_raise") }
+      _ = try ObjCRuntime.withAutoreleasePool { try instance.send("bs_raise") }
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("BSBlockException"))

@@ -35,7 +35,7 @@ import Testing
   /// (here for the fixture function bf_int_int, whose block is in the test bundle).
   @Test func localSymbolNames() throws {
     let make = try #require(bf_fixture_named("int_int")?.pointee.make)
-    let info = try BlockInfo(inspecting: try #require(make()))
+    let info = try BlockInfo(inspecting: make())
     #expect(info.invoke?.resolvingLocalSymbols().name == "__bf_int_int_block_invoke")
   }
 }

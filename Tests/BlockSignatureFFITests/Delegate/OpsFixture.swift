@@ -131,7 +131,7 @@ enum OpsFixture {
     let run = try symbol("ops_run", as: Run.self)
     var buffer = [CChar](repeating: 0, count: 1024)
     _ = buffer.withUnsafeMutableBufferPointer { run(table, context, $0.baseAddress!, 1024) }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// `ops_run` on C's own table and context: the oracle.

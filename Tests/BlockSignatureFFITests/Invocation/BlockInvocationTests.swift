@@ -121,7 +121,7 @@ import Testing
   @Test func loadingAHugeTypeIsRefused() throws {
     let huge = try TypeEncoding(parsing: "{S=[1048576[1048576c]]}")
     var byte: UInt8 = 0
-    withUnsafeBytes(of: &byte) { bytes in
+    _ = withUnsafeBytes(of: &byte) { bytes in
       #expect {
         _ = try CValue(loading: huge, from: bytes.baseAddress!)
       } throws: { error in

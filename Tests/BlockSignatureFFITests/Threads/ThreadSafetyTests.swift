@@ -40,7 +40,7 @@ import Testing
         guard case .signed(let a) = arguments[0], case .signed(let b) = arguments[1] else { return .signed(-1) }
         return .signed(a * b + 1)
       }
-      crowd = start(made.block, Int32(threads), Int32(iterations))
+      crowd = start(made.unsafeBlock, Int32(threads), Int32(iterations))
     }
     // The DynamicBlock is gone; the threads' copies keep the handler.
     let wrong = join(crowd)
@@ -143,11 +143,11 @@ import Testing
     var descriptors = Set<UInt>()
     var invokes = Set<UInt>()
     for (index, block) in blocks {
-      let info = try BlockInfo(inspecting: block.block)
+      let info = try BlockInfo(inspecting: block.unsafeBlock)
       descriptors.insert(info.descriptorAddress)
       invokes.insert(info.invokeAddress)
       #expect(info.signature == signature)
-      let result = try BlockInvocation(block: block.block).invoke([.aggregate([.signed(3), .signed(4)])])
+      let result = try BlockInvocation(block: block.unsafeBlock).invoke([.aggregate([.signed(3), .signed(4)])])
       #expect(result == .signed(304 + Int128(index)))
     }
     #expect(descriptors.count == 1, "one descriptor for the signature")
