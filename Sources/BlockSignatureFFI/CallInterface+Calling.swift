@@ -38,8 +38,12 @@ extension CallInterface {
           var strings = CStringArena()
           for (offset, value) in values.enumerated() {
             let position = first + offset
+            let address = base + storageOffsets[position]
+            // A scalar of its own kind and in range is stored directly; anything else goes
+            // through the shape, which converts or says what is wrong.
+            if let access = scalarAccess[position], access.storeArgument(value, at: address) { continue }
             do throws(ValueError) {
-              try argumentShapes[position].store(value, at: base + storageOffsets[position], strings: &strings)
+              try argumentShapes[position].store(value, at: address, strings: &strings)
             } catch {
               throw ArgumentValueError(position: position, error: error)
             }
@@ -54,6 +58,7 @@ extension CallInterface {
           } else {
             ffi_call(cif, function, result.baseAddress, passed.baseAddress)
           }
+          if let access = returnScalarAccess { return access.load(from: result.baseAddress!) }
           return returnShape.load(from: result.baseAddress!)
         }
       }

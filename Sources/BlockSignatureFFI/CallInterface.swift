@@ -17,6 +17,10 @@ package final class CallInterface: @unchecked Sendable {
   package let passedIndex: [Int?]
   /// Bytes a result buffer needs: libffi writes a whole `ffi_arg` for narrow integers.
   package let resultBufferSize: Int
+  /// Each argument's and the result's direct access, for a scalar (nil for any other type):
+  /// a typed call stores and loads these without walking a shape.
+  let scalarAccess: [ScalarAccess?]
+  let returnScalarAccess: ScalarAccess?
   /// Where a typed call puts each argument in one buffer, each aligned to 16, and the buffer's
   /// size.
   let storageOffsets: [Int]
@@ -57,6 +61,8 @@ package final class CallInterface: @unchecked Sendable {
       throw InvocationError(kind: .unsupportedReturnType, path: error.path, message: error.message)
     }
     argumentShapes = shapes
+    scalarAccess = shapes.map(ScalarAccess.init)
+    returnScalarAccess = ScalarAccess(returnShape)
     var nextIndex = 0
     passedIndex = passed.map { isPassed in
       defer { if isPassed { nextIndex += 1 } }

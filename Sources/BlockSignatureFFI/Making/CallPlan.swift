@@ -1,74 +1,8 @@
 // What a made block's call needs at hand, decided once per prepared signature: where each
 // parameter's bytes are among libffi's argument pointers, how many result bytes to zero and how
 // to widen them, and, for a signature of scalars only, how to read each parameter and write the
-// result without walking a shape. Plain values and one buffer: nothing to retain per call.
-
-/// A scalar the typed path reads and writes directly.
-enum ScalarAccess: Equatable {
-  case signed(size: Int)
-  case unsigned(size: Int)
-  case bool
-  case float
-  case double
-  case pointer
-
-  init?(_ shape: ValueShape) {
-    switch shape {
-    case .integer(let size, let isSigned, _) where size <= 8:
-      self = isSigned ? .signed(size: size) : .unsigned(size: size)
-    case .bool: self = .bool
-    case .float: self = .float
-    case .double: self = .double
-    case .pointer(isCString: false): self = .pointer
-    default: return nil
-    }
-  }
-
-  /// The value at `address`, as ``ValueShape/load(from:)`` reads it.
-  func load(from address: UnsafeRawPointer) -> CValue {
-    switch self {
-    case .signed(let size):
-      switch size {
-      case 1: .signed(Int128(address.load(as: Int8.self)))
-      case 2: .signed(Int128(address.loadUnaligned(as: Int16.self)))
-      case 4: .signed(Int128(address.loadUnaligned(as: Int32.self)))
-      default: .signed(Int128(address.loadUnaligned(as: Int64.self)))
-      }
-    case .unsigned(let size):
-      switch size {
-      case 1: .unsigned(UInt128(address.load(as: UInt8.self)))
-      case 2: .unsigned(UInt128(address.loadUnaligned(as: UInt16.self)))
-      case 4: .unsigned(UInt128(address.loadUnaligned(as: UInt32.self)))
-      default: .unsigned(UInt128(address.loadUnaligned(as: UInt64.self)))
-      }
-    case .bool: .bool(address.load(as: UInt8.self) != 0)
-    case .float: .float(address.loadUnaligned(as: Float.self))
-    case .double: .double(address.loadUnaligned(as: Double.self))
-    case .pointer: .pointer(address.loadUnaligned(as: UInt.self))
-    }
-  }
-
-  /// Writes `value` as a result at `address`, widened to a whole `ffi_arg` where libffi wants
-  /// it; false when the value is not plainly of this type or out of range (the shape's checked
-  /// store then says why).
-  func storeResult(_ value: CValue, at address: UnsafeMutableRawPointer) -> Bool {
-    switch (self, value) {
-    case (.double, .double(let x)): address.storeBytes(of: x, as: Double.self)
-    case (.float, .float(let x)): address.storeBytes(of: x, as: Float.self)
-    case (.bool, .bool(let flag)): address.storeBytes(of: UInt64(flag ? 1 : 0), as: UInt64.self)
-    case (.pointer, .pointer(let word)): address.storeBytes(of: word, as: UInt.self)
-    case (.signed(let size), .signed(let number)):
-      let bits = size * 8
-      guard number >= Int128.min >> (128 - bits), number <= Int128.max >> (128 - bits) else { return false }
-      address.storeBytes(of: Int64(truncatingIfNeeded: number), as: Int64.self)
-    case (.unsigned(let size), .unsigned(let number)):
-      guard number <= UInt128.max >> (128 - size * 8) else { return false }
-      address.storeBytes(of: UInt64(truncatingIfNeeded: number), as: UInt64.self)
-    default: return false
-    }
-    return true
-  }
-}
+// result without walking a shape (`ScalarAccess`). Plain values and buffers: nothing to retain
+// per call.
 
 extension ValueShape {
   /// Whether a value of this shape has a `char *` in it.

@@ -41,6 +41,27 @@ import Testing
     }
   }
 
+  @Test func scalarsAtTheEdgesOfTheirRanges() throws {
+    // Stored directly when of their type's kind and in range; refused one past the edge.
+    let block: @convention(block) (Int8, UInt64, Int16) -> Int64 = { a, b, c in
+      Int64(a) &+ Int64(truncatingIfNeeded: b) &+ Int64(c)
+    }
+    let invocation = try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    #expect(try invocation.invoke([.signed(-128), .unsigned(UInt128(UInt64.max)), .signed(-32768)]) == .signed(-32897))
+    #expect(try invocation.invoke([.signed(127), .unsigned(0), .signed(32767)]) == .signed(32894))
+    for (arguments, message) in [
+      ([CValue.signed(128), .unsigned(0), .signed(0)], "argument 1: 128 does not fit char (-128...127)"),
+      ([.signed(0), .unsigned(UInt128(UInt64.max) + 1), .signed(0)], "argument 2: 18446744073709551616 does not fit"),
+      ([.signed(0), .unsigned(0), .signed(-32769)], "argument 3: -32769 does not fit short (-32768...32767)"),
+    ] {
+      #expect {
+        _ = try invocation.invoke(arguments)
+      } throws: { error in
+        (error as? InvocationError)?.description.hasPrefix(message) == true
+      }
+    }
+  }
+
   @Test func aDeclaredSignatureIsCheckedAgainstTheBlocks() throws {
     let block: @convention(block) (Int32) -> Int32 = { $0 &* 2 }
     let fits = try BlockInvocation(
