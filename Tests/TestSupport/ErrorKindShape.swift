@@ -1,4 +1,4 @@
-// The check every error kind passes (issue #29): a `String` enum whose cases read back from
+// The check every error kind passes: a `String` enum whose cases read back from
 // their raw values, with the raw values the JSON reports print and a description of each.
 
 import Testing
