@@ -57,11 +57,10 @@ enum ScalarAccess: Equatable {
     case (.bool, .bool(let flag)): address.storeBytes(of: flag ? 1 : 0, as: UInt8.self)
     case (.pointer, .pointer(let word)): address.storeBytes(of: word, as: UInt.self)
     case (.signed(let size), .signed(let number)):
-      let bits = size * 8
-      guard number >= Int128.min >> (128 - bits), number <= Int128.max >> (128 - bits) else { return false }
+      guard Self.fits(number, bytes: size) else { return false }
       Self.storeLow(size, of: UInt64(truncatingIfNeeded: number), at: address)
     case (.unsigned(let size), .unsigned(let number)):
-      guard number <= UInt128.max >> (128 - size * 8) else { return false }
+      guard Self.fits(number, bytes: size) else { return false }
       Self.storeLow(size, of: UInt64(truncatingIfNeeded: number), at: address)
     default: return false
     }
@@ -81,6 +80,7 @@ enum ScalarAccess: Equatable {
   /// Writes `value` as a result at `address`, widened to a whole `ffi_arg` where libffi wants
   /// it; false when the value is not plainly of this type or out of range (the shape's checked
   /// store then says why).
+  /// (One store of the widened value: the hot path of a typed handler's result.)
   func storeResult(_ value: CValue, at address: UnsafeMutableRawPointer) -> Bool {
     switch (self, value) {
     case (.double, .double(let x)): address.storeBytes(of: x, as: Double.self)
@@ -88,14 +88,23 @@ enum ScalarAccess: Equatable {
     case (.bool, .bool(let flag)): address.storeBytes(of: UInt64(flag ? 1 : 0), as: UInt64.self)
     case (.pointer, .pointer(let word)): address.storeBytes(of: word, as: UInt.self)
     case (.signed(let size), .signed(let number)):
-      let bits = size * 8
-      guard number >= Int128.min >> (128 - bits), number <= Int128.max >> (128 - bits) else { return false }
+      guard Self.fits(number, bytes: size) else { return false }
       address.storeBytes(of: Int64(truncatingIfNeeded: number), as: Int64.self)
     case (.unsigned(let size), .unsigned(let number)):
-      guard number <= UInt128.max >> (128 - size * 8) else { return false }
+      guard Self.fits(number, bytes: size) else { return false }
       address.storeBytes(of: UInt64(truncatingIfNeeded: number), as: UInt64.self)
     default: return false
     }
     return true
   }
+
+  /// Whether `number` fits a signed integer of `bytes` bytes.
+  @inline(__always)
+  private static func fits(_ number: Int128, bytes: Int) -> Bool {
+    number >= Int128.min >> (128 - bytes * 8) && number <= Int128.max >> (128 - bytes * 8)
+  }
+
+  /// Whether `number` fits an unsigned integer of `bytes` bytes.
+  @inline(__always)
+  private static func fits(_ number: UInt128, bytes: Int) -> Bool { number <= UInt128.max >> (128 - bytes * 8) }
 }

@@ -109,12 +109,24 @@ extension ValueShape {
   package func widenResult(at address: UnsafeMutableRawPointer) {
     switch self {
     case .integer(let size, let isSigned, _) where size < 8:
-      let bits = Self.loadBits(size: size, from: address)
-      Self.storeBits(isSigned ? Self.signExtend(bits, width: size * 8) : bits, size: 8, at: address)
-    case .bool:
-      address.storeBytes(of: UInt64(address.load(as: UInt8.self)), as: UInt64.self)
-    default:
-      break
+      Self.widenResult(at: address, bytes: size, isSigned: isSigned)
+    case .bool: Self.widenResult(at: address, bytes: 1, isSigned: false)
+    default: break
+    }
+  }
+
+  /// Extends the integer in the low `bytes` bytes at `address` (1, 2 or 4; 0 leaves it) to a
+  /// whole `ffi_arg`, sign-extended when `isSigned`.
+  @inline(__always)
+  static func widenResult(at address: UnsafeMutableRawPointer, bytes: Int, isSigned: Bool) {
+    switch (bytes, isSigned) {
+    case (0, _): break
+    case (1, true): address.storeBytes(of: Int64(address.load(as: Int8.self)), as: Int64.self)
+    case (1, false): address.storeBytes(of: UInt64(address.load(as: UInt8.self)), as: UInt64.self)
+    case (2, true): address.storeBytes(of: Int64(address.load(as: Int16.self)), as: Int64.self)
+    case (2, false): address.storeBytes(of: UInt64(address.load(as: UInt16.self)), as: UInt64.self)
+    case (_, true): address.storeBytes(of: Int64(address.load(as: Int32.self)), as: Int64.self)
+    case (_, false): address.storeBytes(of: UInt64(address.load(as: UInt32.self)), as: UInt64.self)
     }
   }
 

@@ -66,8 +66,8 @@ struct CallPlan: @unchecked Sendable {
     case .bool: (widenedBytes, widensSigned) = (1, false)
     default: (widenedBytes, widensSigned) = (0, false)
     }
-    let accesses = interface.argumentShapes.dropFirst().map(ScalarAccess.init)
-    let result = ScalarAccess(returnShape)
+    let accesses = interface.scalarAccess.dropFirst()
+    let result = interface.returnScalarAccess
     let isVoid = if case .empty = returnShape { true } else { false }
     if accesses.allSatisfy({ $0 != nil }), result != nil || isVoid {
       let table = UnsafeMutablePointer<ScalarAccess>.allocate(capacity: max(1, count))
@@ -84,15 +84,7 @@ struct CallPlan: @unchecked Sendable {
   /// leave it (``ValueShape/widenResult(at:)`` without the shape).
   @inline(__always)
   func widenResult(at address: UnsafeMutableRawPointer) {
-    switch (widenedBytes, widensSigned) {
-    case (0, _): break
-    case (1, true): address.storeBytes(of: Int64(address.load(as: Int8.self)), as: Int64.self)
-    case (1, false): address.storeBytes(of: UInt64(address.load(as: UInt8.self)), as: UInt64.self)
-    case (2, true): address.storeBytes(of: Int64(address.load(as: Int16.self)), as: Int64.self)
-    case (2, false): address.storeBytes(of: UInt64(address.load(as: UInt16.self)), as: UInt64.self)
-    case (_, true): address.storeBytes(of: Int64(address.load(as: Int32.self)), as: Int64.self)
-    case (_, false): address.storeBytes(of: UInt64(address.load(as: UInt32.self)), as: UInt64.self)
-    }
+    ValueShape.widenResult(at: address, bytes: widenedBytes, isSigned: widensSigned)
   }
 
   /// Frees the buffers, once no block made from the plan is left.
