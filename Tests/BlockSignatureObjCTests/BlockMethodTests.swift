@@ -7,7 +7,13 @@ import Testing
 
 /// Methods implemented by blocks — on a class made at run time, on GNUstep's classes and on a
 /// compiled class — called by Objective-C compiled by gcc, by `performSelector:` and by a sort.
-@Suite struct BlockMethodTests {
+///
+/// One at a time: these tests change the methods of sibling subclasses and then free the
+/// replaced implementations. Once in many parallel runs a restored subclass still dispatched to
+/// its freed implementation, whose memory a sibling test's new implementation had taken; GCC's
+/// runtime rewrites dispatch tables shared copy-on-write between classes, and changing classes
+/// from several threads at once is outside what ``MethodReplacement`` promises.
+@Suite(.serialized) struct BlockMethodTests {
   init() throws {
     try ObjCRuntime.loadFoundation()
     _ = try OracleFixture.handle.get()

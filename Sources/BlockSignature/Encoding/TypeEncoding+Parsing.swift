@@ -312,14 +312,6 @@ struct EncodingParser {
     return true
   }
 
-  /// Checks that `range` is valid UTF-8 without building a string (the scanner's `makeString`).
-  func validateName(_ range: Range<Int>) throws(EncodingError) {
-    for byte in cursor.bytes(range) where byte >= 0x80 {
-      _ = try makeString(range)
-      return
-    }
-  }
-
   private func makeString(_ range: Range<Int>) throws(EncodingError) -> String {
     let bytes = cursor.bytes(range)
     // ASCII (every name clang writes) needs no validation: `String(validating:)` instantiates

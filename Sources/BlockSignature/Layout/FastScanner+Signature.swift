@@ -94,7 +94,7 @@ extension FastScanner {
   enum OnePassOutcome {
     /// Every argument settled: `count` of them, `running` bytes of frame.
     case settled(count: Int, running: Int)
-    /// A type the fast path gives up on: the general scanner runs.
+    /// A type the fast path gives up on: the tree parser runs.
     case failed
     /// An offset that is not the running sum (or a frame length that is not the total): the
     /// two passes take over, with the first `read` arguments already read and the next one
@@ -140,7 +140,7 @@ extension FastScanner {
           }
           written = value
         } else if byte == 0x2B || byte == 0x2D {
-          // A signed offset: the general scanner reads it.
+          // A signed offset: the tree parser reads it.
           return .failed
         }
       }
@@ -157,7 +157,7 @@ extension FastScanner {
           writtenOffset: written < 0 ? nil : written))
       pushed &+= 1
       let (sum, overflowed) = running.addingReportingOverflow(slot)
-      // A frame that overflows `Int` is reported by the general scanner.
+      // A frame that overflows `Int` is reported by the tree parser.
       if overflowed { return .failed }
       running = sum
     }
@@ -231,7 +231,7 @@ extension FastScanner {
             continue
           }
         } else if byte == 0x2B || byte == 0x2D {
-          // A signed offset: the general scanner reads it.
+          // A signed offset: the tree parser reads it.
           return nil
         }
       }
@@ -256,7 +256,7 @@ extension FastScanner {
           && UnsafeBufferPointer(start: base + argument.typeStart, count: returnEnd).elementsEqual(
             UnsafeBufferPointer(start: base, count: returnEnd))
       }
-      // A frame that overflows `Int` is reported by the general scanner.
+      // A frame that overflows `Int` is reported by the tree parser.
       if overflowed { return nil }
       (buffer + position).initialize(to: settled)
     }

@@ -7,13 +7,13 @@
 // It never reports an error: anything it does not fully handle (a malformed byte, a quoted field
 // name, a signed offset, an offset run with no consistent reading, a size overflow, nesting
 // beyond the limit or deeper than its stack, a name that is not ASCII) makes it give up, and
-// `SignatureFrame` runs the general scanner (`EncodingParser.measureType`) from the start, which
-// reports the error with the same kind and offset as the tree parser. What it accepts it
-// measures with the shared `LayoutRules`, `AggregateLayout` and `ArgumentOffsets`, so both paths
-// give the same numbers (`SignatureFrameTests` compares them on the corpus, the fixtures and
-// random inputs; the `FuzzSignature` target does too). Inside a pointer or a nested signature
-// it checks the syntax and lays nothing out: no size there reaches the result, and the general
-// scanner discards those sizes too.
+// `SignatureFrame` parses the tree and lays it out from the start, and so reports the tree
+// parser's error or the layout's overflow. What it accepts it measures with the shared
+// `LayoutRules`, `AggregateLayout` and `ArgumentOffsets`, so both paths give the same numbers
+// (`SignatureFrameTests` compares them on the corpus, the fixtures and random inputs; the
+// `FuzzSignature` target does too). Inside a pointer or a nested signature it checks the syntax
+// and lays nothing out: no size there reaches the result, and the tree's layout never measures
+// a pointee either.
 //
 // FastScanner+Signature reads the signature: return type, frame length, arguments and offsets.
 
@@ -73,7 +73,7 @@ struct FastScanner {
     // The nesting level of the next node: its parent's, plus the qualifiers read since.
     var level = 0
     // Open pointers and nested signatures: inside one, types are read but not laid out (their
-    // sizes never reach the result, and the general scanner discards their overflows too).
+    // sizes never reach the result, and the tree's layout never measures them either).
     var opaque = 0
     while true {
       guard index < count else { return false }
@@ -104,7 +104,7 @@ struct FastScanner {
         case 0x7B, 0x28:  // { (
           let isUnion = byte == 0x28
           let close: UInt8 = isUnion ? 0x29 : 0x7D
-          // The level is checked before the name is read, as the general scanner does.
+          // The level is checked before the name is read, as the tree parser does.
           guard level &+ 1 <= depthLimit else { return false }
           // The name, with a local position (one store after the loop, not one per byte).
           var position = index
@@ -349,7 +349,7 @@ struct FastScanner {
   }
 
   /// An unsigned decimal number without a leading zero (a lone `0` is allowed); `nil` when no
-  /// digit is next, on a leading zero or when it has more than 19 digits (the general scanner
+  /// digit is next, on a leading zero or when it has more than 19 digits (the tree parser
   /// then reads it, overflow checks and all: 19 digits always fit, so the loop needs none).
   @inline(__always)
   mutating func number() -> UInt64? {

@@ -1,8 +1,8 @@
 // The entry points of `SignatureFrame`'s fast path (FastScanner: why it exists and how it stays
-// in agreement with the other readers is in the DocC article "Three readers of one grammar").
+// in agreement with the tree parser is in the DocC article "Two readers of one grammar").
 
 extension SignatureFrame {
-  /// Arguments the fast path holds before it makes the array (more: the general scanner runs).
+  /// Arguments the fast path holds before it makes the array (more: the tree parser runs).
   static let fastArgumentCapacity = 16
 
   /// The largest of the fast path's two temporary allocations, in bytes: at most 1 KiB stays

@@ -44,8 +44,8 @@ extension SignatureFrame {
       {
         return frame
       }
-      // The fast path gave up: straight to the general scanner, not through it again.
-      return try SignatureFrame.scanGeneral(bytes, rules: rules, options: options)
+      // The fast path gave up: straight to the tree, not through the fast path again.
+      return try SignatureFrame.scanGeneral(bytes, model: model, options: options)
     }
 
     /// Scans a signature given as a string; see ``frame(parsingBytes:)``.

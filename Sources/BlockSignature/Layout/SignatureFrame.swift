@@ -121,32 +121,51 @@ public struct SignatureFrame: Hashable, Sendable {
   ) throws(SignatureError) {
     let rules = LayoutRules(model)
     // The fast path first: it gives up (nil) on anything it does not handle, errors included,
-    // and the general scanner then starts over and reports what the tree parser reports.
+    // and the tree parser then starts over and reports the error or lays the signature out.
     if let frame = Self.scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) {
       self = frame
       return
     }
-    self = try Self.scanGeneral(bytes, rules: rules, options: options)
+    self = try Self.scanGeneral(bytes, model: model, options: options)
   }
 
-  /// The general scanner, for what the fast path hands over, with its errors as the public
-  /// initializer throws them.
+  /// What the fast path hands over (errors, quoted field names, names that are not ASCII,
+  /// signed offsets, overflows, deep nesting): the tree and its layout, with their errors as the
+  /// public initializer throws them. The frame is the layout's numbers.
   static func scanGeneral(
-    _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions
+    _ bytes: UnsafeBufferPointer<UInt8>, model: DataModel, options: ParseOptions
   ) throws(SignatureError) -> SignatureFrame {
-    let scanned: (frame: SignatureFrame, overflow: Range<Int>?)
-    do {
-      var scanner = FrameScanner(bytes: bytes, rules: rules, options: options)
-      scanned = try scanner.run()
+    let signature: SignatureEncoding
+    do throws(EncodingError) {
+      signature = try SignatureEncoding(parsingBytes: bytes, options: options)
     } catch {
       throw SignatureError(error)
     }
-    if let range = scanned.overflow {
-      let signature = String(decoding: bytes, as: UTF8.self)
-      let encoding = range == 0..<bytes.count ? signature : String(decoding: bytes[range], as: UTF8.self)
-      throw SignatureError(LayoutError(kind: .sizeOverflow, encoding: encoding), signature: signature)
+    let layout: SignatureLayout
+    do throws(LayoutError) {
+      layout = try signature.layout(for: model)
+    } catch {
+      throw SignatureError(error, signature: signature.description)
     }
-    return scanned.frame
+    return SignatureFrame(signature: signature, layout: layout)
+  }
+
+  /// The frame of `signature` laid out as `layout`.
+  init(signature: SignatureEncoding, layout: SignatureLayout) {
+    var arguments: [Argument] = []
+    arguments.reserveCapacity(layout.arguments.count)
+    for argument in layout.arguments {
+      arguments.append(
+        Argument(
+          size: argument.layout.size, alignment: argument.layout.alignment, caveats: argument.layout.caveats,
+          slotSize: argument.slotSize, offset: argument.offset, writtenOffset: argument.writtenOffset))
+    }
+    self.init(
+      kind: signature.kind,
+      returnValue: Value(
+        size: layout.returnLayout.size, alignment: layout.returnLayout.alignment, caveats: layout.returnLayout.caveats),
+      arguments: arguments, frameLength: layout.frameLength, writtenFrameLength: signature.frameLength?.value,
+      offsetsMatch: layout.offsetsMatch)
   }
 
   init(
@@ -163,27 +182,6 @@ public struct SignatureFrame: Hashable, Sendable {
 }
 
 extension SignatureFrame {
-  /// An argument whose slot waits for the next written offset (the end of its slot).
-  private struct Pending {
-    // The parts of the measured type that settling reads (not its bitfield: a smaller copy).
-    var size: Int
-    var alignment: Int
-    var shape: TypeShape
-    var caveats: LayoutCaveats
-    var written: Int?
-    var typeRange: Range<Int>
-
-    @inline(__always)
-    init(type: MeasuredType, caveats: LayoutCaveats, written: Int?, typeRange: Range<Int>) {
-      size = type.size
-      alignment = type.alignment
-      shape = type.shape
-      self.caveats = caveats
-      self.written = written
-      self.typeRange = typeRange
-    }
-  }
-
   /// How a type begins, qualifiers skipped: what ``SignatureEncoding/kind`` looks at.
   enum Head {
     case block, object, selector, other
@@ -227,7 +225,7 @@ extension SignatureFrame {
     }
   }
 
-  /// The fast path alone: `nil` where it hands over to the general scanner (for tests and
+  /// The fast path alone: `nil` where it hands over to the tree parser (for tests and
   /// benchmarks that check it covers what clang writes).
   package static func scanningFastPathOnly(
     _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
@@ -250,155 +248,11 @@ extension SignatureFrame {
     }
     return frame == nil ? nil : twoPasses
   }
-
-  /// The general scanner alone, as ``init(parsingBytes:for:options:)`` runs it when the fast
-  /// path gives up.
-  package static func scanningGeneralPathOnly(
-    _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
-  ) throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
-    var scanner = FrameScanner(bytes: bytes, rules: LayoutRules(model), options: options)
-    return try scanner.run()
-  }
-
-  /// The general scanner, for whatever the fast path hands over; a struct with mutating methods
-  /// so that nothing is captured by a closure (no dynamic exclusivity checks, no boxes).
-  ///
-  /// `run()` throws parse errors at once; the first size overflow (in the order
-  /// ``SignatureEncoding/layout(for:)`` would meet it) is returned, as the byte range of the type
-  /// that overflowed (the whole input for the frame itself), to be thrown once the whole input
-  /// has parsed, as the two-step path does.
-  private struct FrameScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    let rules: LayoutRules
-    var parser: EncodingParser
-    var arguments: [Argument] = []
-    var pending: Pending? = nil
-    var assembler: FrameAssembler
-    var returnRange = 0..<0
-    var firstHead = Head.other
-    var secondHead = Head.other
-    // The first overflow, keyed by (argument index, phase): -1 is the return value; phase 0 the
-    // type, phase 1 the running frame offset after it.
-    var overflowKey = (Int.max, Int.max)
-    var overflow: Range<Int>? = nil
-
-    init(bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, options: ParseOptions) {
-      self.bytes = bytes
-      self.rules = rules
-      parser = EncodingParser(Cursor(bytes), options: options)
-      assembler = FrameAssembler(rules: rules)
-    }
-
-    mutating func record(_ key: (Int, Int), _ range: Range<Int>) {
-      if key < overflowKey {
-        overflowKey = key
-        overflow = range
-      }
-    }
-
-    mutating func run() throws(EncodingError) -> (frame: SignatureFrame, overflow: Range<Int>?) {
-      guard let first = parser.cursor.peek() else { throw parser.error(.emptyInput, at: 0) }
-      var returnState = MeasureState()
-      let returnType: MeasuredType
-      if isDigit(first) || first == "+" || first == "-" {
-        returnType = MeasuredType(size: 0, alignment: 1, shape: .unencodable)
-        returnState.caveats = .unknownSize
-      } else {
-        returnType = try parser.measureType(rules: rules, state: &returnState)
-      }
-      returnRange = 0..<parser.cursor.offset
-      if let range = returnState.overflow { record((-1, 0), range) }
-      let frame = try parser.parseSingleOffset()?.value
-
-      arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
-      var previous: Int? = nil
-      // Scratch space for digit runs that hold several offsets.
-      var pieces = OffsetPieces()
-      while !parser.cursor.isAtEnd {
-        let typeStart = parser.cursor.offset
-        var state = MeasureState()
-        let type = try parser.measureType(rules: rules, state: &state)
-        let typeRange = typeStart..<parser.cursor.offset
-        let index = arguments.count + (pending == nil ? 0 : 1)
-        if let range = state.overflow { record((index, 0), range) }
-        let typeSize = state.overflow == nil ? type.size : -1
-        let depthLimit = parser.options.maximumNestingDepth
-        let run = try parser.readOffsetRun(
-          previous: previous, frame: frame, pieces: &pieces,
-          firstHasZeroSize: {
-            TypeEncoding.hasKnownZeroSize(
-              encodedBy: UnsafeBufferPointer(rebasing: bytes[typeRange]), size: typeSize, caveats: state.caveats,
-              rules: rules, maximumNestingDepth: depthLimit)
-          })
-        let head = index < 2 ? Head(bytes, typeRange) : .other
-        switch run {
-        case .single(let offset):
-          push(Pending(type: type, caveats: state.caveats, written: offset?.value, typeRange: typeRange), head: head)
-        case .split:
-          push(Pending(type: type, caveats: state.caveats, written: pieces[0], typeRange: typeRange), head: head)
-          for piece in 1..<pieces.count {
-            // An unencodable parameter recovered from the digit run.
-            push(
-              Pending(
-                type: MeasuredType(size: 0, alignment: 1, shape: .unencodable), caveats: .unknownSize,
-                written: pieces[piece], typeRange: typeRange.upperBound..<typeRange.upperBound),
-              head: .other)
-          }
-        }
-        previous = run.last ?? previous
-      }
-      if let argument = pending { settle(argument, nextWritten: frame) }
-      let result = finish(returnType: returnType, returnCaveats: returnState.caveats, frame: frame)
-      return (result, overflow)
-    }
-
-    /// The frame, once every argument is settled.
-    mutating func finish(
-      returnType: MeasuredType, returnCaveats: LayoutCaveats, frame: Int?
-    ) -> SignatureFrame {
-      let returnValue = assembler.returnValue(
-        size: returnType.size, alignment: returnType.alignment, caveats: returnCaveats)
-      return SignatureFrame(
-        kind: Head.kind(firstHead, secondHead), returnValue: returnValue, arguments: takeArguments(),
-        frameLength: assembler.running, writtenFrameLength: frame, offsetsMatch: assembler.offsetsMatch(frame: frame))
-    }
-
-    /// Moves the arguments out (no retain for the result, no release when the scanner ends).
-    @inline(__always)
-    mutating func takeArguments() -> [Argument] {
-      var taken: [Argument] = []
-      swap(&taken, &arguments)
-      return taken
-    }
-
-    /// Queues an argument; the one before it is settled now that its end is known.
-    @inline(__always)
-    mutating func push(_ argument: Pending, head: Head) {
-      if let previous = pending { settle(previous, nextWritten: argument.written) }
-      let index = arguments.count
-      if index == 0 { firstHead = head } else if index == 1 { secondHead = head }
-      pending = argument
-    }
-
-    /// Settles `argument` now that the offset after it is known.
-    mutating func settle(_ argument: Pending, nextWritten: Int?) {
-      let index = assembler.count
-      let (settled, overflowed) = assembler.settle(
-        size: argument.size, alignment: argument.alignment, shape: argument.shape, caveats: argument.caveats,
-        written: argument.written, nextWritten: nextWritten
-      ) {
-        UnsafeBufferPointer(rebasing: bytes[argument.typeRange]).elementsEqual(
-          UnsafeBufferPointer(rebasing: bytes[returnRange]))
-      }
-      arguments.append(settled)
-      if overflowed { record((index, 1), 0..<bytes.count) }
-    }
-  }
 }
 
-/// The signature-level bookkeeping both scanners share: each argument's slot and offset, settled
-/// once the offset written after it is known, whether the written offsets agree with clang's
-/// rules, and the return value's size when the offsets reveal a hidden layout.
+/// The fast path's signature-level bookkeeping: each argument's slot and offset, settled once
+/// the offset written after it is known, whether the written offsets agree with clang's rules,
+/// and the return value's size when the offsets reveal a hidden layout.
 struct FrameAssembler {
   let rules: LayoutRules
   /// The arguments settled so far.

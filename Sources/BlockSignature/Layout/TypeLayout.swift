@@ -161,7 +161,7 @@ extension TypeEncoding {
     return size == 0 && engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
   }
 
-  /// ``hasKnownZeroSize`` for the single-pass scanners, which measured the type (`bytes`, one
+  /// ``hasKnownZeroSize`` for the fast path, which measured the type (`bytes`, one
   /// whole type) with `rules` as `size` (-1 for an overflow) and `caveats`: the same answer as
   /// the parser's, which splits the runs of offsets before any model is known. The measured
   /// size decides it but under Microsoft layout, where a structure without bytes takes 4 and

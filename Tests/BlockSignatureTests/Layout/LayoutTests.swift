@@ -104,9 +104,9 @@ import Testing
       ])
   }
 
-  /// The general scanner checks structure names as the parser does: a name that is not UTF-8
+  /// A frame checks structure names as the parser does: a name that is not UTF-8
   /// is an error at its byte, whichever scanner reads it (the fast path hands it over).
-  @Test func generalScannerRejectsANameThatIsNotUTF8() throws {
+  @Test func frameRejectsANameThatIsNotUTF8() throws {
     for (prefix, suffix, offset) in [("v@?{S", "=i}", 5), ("v8@?0{S", "=b3}8", 7)] {
       let bytes = Array(prefix.utf8) + [0xFF] + Array(suffix.utf8)
       let error = try #require(throws: SignatureError.self) {

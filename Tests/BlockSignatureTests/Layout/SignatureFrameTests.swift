@@ -104,7 +104,7 @@ import Testing
   }
 
   /// Inside a pointer or a nested signature the fast path reads the types but does not lay them
-  /// out, as the general scanner discards their sizes: a size that overflows only there does not
+  /// out, as the tree's layout never measures them: a size that overflows only there does not
   /// make it give up, and both paths still agree.
   @Test func fastPathReadsPointeesWithoutLayingThemOut() {
     let inputs = [
@@ -121,7 +121,7 @@ import Testing
       let taken = bytes.withUnsafeBufferPointer { SignatureFrame.scanningFastPathOnly($0) }
       #expect(taken?.arguments.map(\.size) == [8, 8], "the fast path takes \(text)")
     }
-    // The same sizes outside a pointer overflow: the general scanner reports them.
+    // The same sizes outside a pointer overflow: the tree's layout reports them.
     #expect(throws: SignatureError.self) {
       try SignatureFrame(parsing: "v16@?0{S=[9999999999999999999c][9999999999999999999c]}8")
     }
