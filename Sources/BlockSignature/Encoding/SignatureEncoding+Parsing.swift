@@ -27,27 +27,43 @@ extension SignatureEncoding {
   public init(
     parsingBytes bytes: UnsafeBufferPointer<UInt8>, options: ParseOptions = ParseOptions()
   ) throws(EncodingError) {
-    var parser = EncodingParser(Cursor(bytes), options: options)
-    guard let first = parser.cursor.peek() else { throw parser.error(.emptyInput, at: 0) }
-    if isDigit(first) || first == "+" || first == "-" {
-      returnType = .unencodable
-    } else {
-      returnType = try parser.parseType()
+    var parts: (returnType: TypeEncoding, frameLength: Offset?, arguments: [Argument]) = (.unencodable, nil, [])
+    let failure = TreeBuilder.read(bytes, options: options) { reader, builder in
+      Self.read(&reader, builder: &builder, into: &parts)
     }
-    frameLength = try parser.parseSingleOffset()
+    if let failure { throw failure }
+    returnType = parts.returnType
+    frameLength = parts.frameLength
+    arguments = parts.arguments
+  }
+
+  /// Reads a whole signature with `reader` into `parts`; `false` on an error (the reader's).
+  private static func read(
+    _ reader: inout EncodingReader, builder: inout TreeBuilder,
+    into parts: inout (returnType: TypeEncoding, frameLength: Offset?, arguments: [Argument])
+  ) -> Bool {
+    guard reader.count > 0 else { return reader.fail(.emptyInput, at: 0) }
+    let first = reader.base[0]
+    if !(isDigit(first) || first == 0x2B || first == 0x2D) {
+      guard reader.readType(into: &builder) else { return false }
+      parts.returnType = builder.take()
+    }
+    guard let frameLength = reader.readSingleOffset() else { return false }
+    parts.frameLength = frameLength
     var arguments: [Argument] = []
-    arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: bytes.count))
+    arguments.reserveCapacity(SignatureEncoding.expectedArgumentCount(byteCount: reader.count))
     let frame = frameLength?.value
     var previous: Int? = nil
     var pieces = OffsetPieces()
-    while !parser.cursor.isAtEnd {
-      // The type goes into the array at once and its offset after: a closure capturing the
-      // type itself would copy it for every argument.
-      arguments.append(Argument(type: try parser.parseType()))
+    while reader.index < reader.count {
+      guard reader.readType(into: &builder) else { return false }
+      arguments.append(Argument(type: builder.take()))
       let last = arguments.count - 1
-      let run = try parser.readOffsetRun(
-        previous: previous, frame: frame, pieces: &pieces,
-        firstHasZeroSize: { arguments[last].type.hasKnownZeroSize })
+      guard
+        let run = reader.readOffsetRun(
+          previous: previous, frame: frame, pieces: &pieces,
+          firstHasZeroSize: { arguments[last].type.hasKnownZeroSize })
+      else { return false }
       switch run {
       case .single(let offset):
         arguments[last].offset = offset
@@ -57,63 +73,12 @@ extension SignatureEncoding {
       }
       previous = run.last ?? previous
     }
-    self.arguments = arguments
+    parts.arguments = arguments
+    return true
   }
 
-  /// A capacity to reserve for the arguments: enough for most signatures of this length
-  /// (each argument takes at least one byte), bounded so a long input does not over-reserve.
   @inline(__always)
   static func expectedArgumentCount(byteCount: Int) -> Int { min(byteCount / 3 + 2, 16) }
-}
-
-extension EncodingParser {
-  /// Reads the offset(s) after an argument's type: nothing, one offset (possibly signed), or a
-  /// digit run that also holds the offsets of unencodable parameters following the typed one
-  /// (`812` after a type: 8, then 12).
-  @inline(__always)
-  ///
-  /// `pieces` is scratch space owned by the caller (reused across arguments, never cleared in
-  /// full); it holds the offsets when the result is ``OffsetRun/split``.
-  mutating func readOffsetRun(
-    previous: Int?, frame: Int?, pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool
-  ) throws(EncodingError) -> OffsetRun {
-    let runStart = cursor.offset
-    guard let byte = cursor.peek(), isDigit(byte) else {
-      // No offset, or a signed one (never split).
-      return .single(try parseSingleOffset())
-    }
-    let run = cursor.advance(while: isDigit)
-    let splitter = OffsetRunSplitter(digits: cursor.bytes(run), previous: previous, frame: frame)
-    // The common case, one offset, needs no piece list.
-    if let whole = splitter.wholeValue() { return .single(SignatureEncoding.Offset(whole)) }
-    pieces.removeAll()
-    guard splitter.split(into: &pieces, firstHasZeroSize: firstHasZeroSize) else {
-      throw error(.countOverflow, at: runStart)
-    }
-    return .split(last: pieces[pieces.count - 1])
-  }
-
-  /// Reads `[+|-]digits` as one offset, or returns `nil` when no offset follows.
-  mutating func parseSingleOffset() throws(EncodingError) -> SignatureEncoding.Offset? {
-    let start = cursor.offset
-    guard let byte = cursor.peek() else { return nil }
-    let isRegister = byte == "+"
-    let isNegative = byte == "-"
-    if isRegister || isNegative {
-      cursor.advance()
-      guard let next = cursor.peek(), isDigit(next) else { throw error(.invalidOffset, at: start) }
-    } else if !isDigit(byte) {
-      return nil
-    }
-    let digitsStart = cursor.offset
-    guard let magnitude = try parseNumber(allowLeadingZero: true) else { return nil }
-    if cursor.offset - digitsStart > 1, cursor.bytes(digitsStart..<digitsStart + 1)[0] == "0" {
-      throw error(.invalidNumber, at: digitsStart)
-    }
-    guard magnitude <= UInt64(Int.max) else { throw error(.countOverflow, at: start) }
-    if isNegative && magnitude == 0 { throw error(.invalidOffset, at: start) }
-    return SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: isRegister)
-  }
 }
 
 /// The offsets written after one argument's type.

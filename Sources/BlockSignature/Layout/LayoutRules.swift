@@ -50,8 +50,8 @@ struct LayoutRules {
     switch code {
     case .otherFloat: .ambiguousFloatingPoint
     case .unknown: .unknownSize
-    case .int128, .unsignedInt128: hasInt128 ? [] : .unsupportedOnTarget
-    default: []
+    case .int128, .unsignedInt128: hasInt128 ? LayoutCaveats() : .unsupportedOnTarget
+    default: LayoutCaveats()
     }
   }
 
@@ -143,7 +143,7 @@ enum TypeShape: UInt8 {
 struct AggregateLayout {
   let isUnion: Bool
   /// Caveats met while placing the fields.
-  private(set) var caveats: LayoutCaveats = []
+  private(set) var caveats = LayoutCaveats()
   private(set) var alignment = 1
   private var bitEnd = 0
   /// Microsoft layout: the unit a run of bitfields is being packed into (no unit when its

@@ -1,16 +1,18 @@
-// The entry points of `SignatureFrame`'s fast path (FastScanner: why it exists and how it stays
-// in agreement with the tree parser is in the DocC article "Two readers of one grammar").
+// The entry points of `SignatureFrame`'s fast path, the frame scanner (`FrameScanner`: how it
+// stands on the one reader and when it hands over to the tree is in the DocC article "One
+// reader of the grammar").
 
 extension SignatureFrame {
   /// Arguments the fast path holds before it makes the array (more: the tree parser runs).
   static let fastArgumentCapacity = 16
 
-  /// The largest of the fast path's two temporary allocations, in bytes: at most 1 KiB stays
-  /// on the stack.
+  /// The largest of the fast path's temporary allocations, in bytes: at most 1 KiB stays on
+  /// the stack.
   package static var fastPathStackBytes: Int {
     max(
-      MemoryLayout<FastNesting>.stride * FastNesting.capacity,
-      MemoryLayout<FastArgument>.stride * fastArgumentCapacity,
+      MemoryLayout<ReaderNesting>.stride * MeasureNesting.capacity,
+      MemoryLayout<MeasureNesting>.stride * MeasureNesting.capacity,
+      MemoryLayout<ScannedArgument>.stride * fastArgumentCapacity,
       MemoryLayout<Argument>.stride * fastArgumentCapacity)
   }
 
@@ -44,13 +46,19 @@ extension SignatureFrame {
     storage: UnsafeMutablePointer<[[Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-    return withUnsafeTemporaryAllocation(of: FastNesting.self, capacity: FastNesting.capacity) { stack in
-      withUnsafeTemporaryAllocation(of: FastArgument.self, capacity: fastArgumentCapacity) { read in
-        withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
-          var scanner = FastScanner(
-            base: base, count: bytes.count, rules: rules, maximumDepth: maximumDepth, stack: stack.baseAddress!)
-          return scanner.scanSignature(
-            reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage, twoPasses: twoPasses)
+    let depth = MeasureNesting.capacity
+    return withUnsafeTemporaryAllocation(of: ReaderNesting.self, capacity: depth) { nesting in
+      withUnsafeTemporaryAllocation(of: MeasureNesting.self, capacity: depth) { stack in
+        withUnsafeTemporaryAllocation(of: ScannedArgument.self, capacity: fastArgumentCapacity) { read in
+          withUnsafeTemporaryAllocation(of: Argument.self, capacity: fastArgumentCapacity) { arguments in
+            var scanner = FrameScanner(
+              reader: EncodingReader(
+                base: base, count: bytes.count, maximumDepth: maximumDepth, stack: nesting.baseAddress!,
+                capacity: depth),
+              measure: FrameMeasure(rules: rules, stack: stack.baseAddress!))
+            return scanner.scanSignature(
+              reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage, twoPasses: twoPasses)
+          }
         }
       }
     }

@@ -186,7 +186,7 @@ extension TypeEncoding {
 /// single-pass scanner behind ``SignatureFrame``.
 struct LayoutEngine {
   let rules: LayoutRules
-  var caveats: LayoutCaveats = []
+  var caveats = LayoutCaveats()
 
   init(model: DataModel) { self.rules = LayoutRules(model) }
 

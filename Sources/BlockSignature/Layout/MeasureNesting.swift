@@ -1,5 +1,5 @@
-/// One node the fast scanner is inside of: what completes it once its inner type is measured.
-struct FastNesting {
+/// One node `FrameMeasure` is inside of: what completes it once its inner types are measured.
+struct MeasureNesting {
   enum Kind: UInt8 {
     /// `^T`: the pointee's size and caveats do not matter.
     case pointer
@@ -9,15 +9,13 @@ struct FastNesting {
     case atomic
     /// `[N T]`.
     case array
-    /// `{name=…}` or `(name=…)`: one field read at a time.
+    /// `{name=…}` or `(name=…)`: one field at a time.
     case aggregate
     /// `@?<…>`: the nested signature's types do not matter.
     case nestedSignature
   }
 
   var kind: Kind
-  /// The node's nesting level, qualifiers included, as the tree parser counts it.
-  var level: Int32
   /// The caveats before a pointer or nested signature (restored when it closes).
   var savedCaveats: LayoutCaveats
   /// An array's element count.
@@ -25,7 +23,8 @@ struct FastNesting {
   /// An aggregate's fields so far.
   var aggregate: AggregateLayout
 
-  /// Nodes the stack holds; with ``LayoutCaveats``, ``AggregateLayout`` and the rest, a stack of
-  /// this many fits the 1 KiB that `withUnsafeTemporaryAllocation` keeps on the stack.
+  /// Nodes the stack holds (the reader's stack is as deep): with ``LayoutCaveats``,
+  /// ``AggregateLayout`` and the rest, a stack of this many fits the 1 KiB that
+  /// `withUnsafeTemporaryAllocation` keeps on the stack. Deeper types go to the tree.
   static let capacity = 16
 }

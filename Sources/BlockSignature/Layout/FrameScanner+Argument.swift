@@ -1,6 +1,6 @@
-/// An argument as the fast path's first pass reads it: its type and written offset (-1 when
+/// An argument as the frame scanner's first pass reads it: its type and written offset (-1 when
 /// absent), and where its encoding lies (for the head and the hidden-layout check).
-struct FastArgument {
+struct ScannedArgument {
   var size: Int
   var alignment: Int
   var caveats: LayoutCaveats

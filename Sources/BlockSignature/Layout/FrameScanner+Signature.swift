@@ -1,13 +1,13 @@
-// The fast path's signature scanner: the return type, the frame length, then the arguments and
+// The frame scanner's signatures: the return type, the frame length, then the arguments and
 // their written offsets, in one pass when the offsets are clang's running sums, else in two.
 
-extension FastScanner {
+extension FrameScanner {
   /// The return type, the frame length, then the arguments: in one pass when the written
   /// offsets are clang's running sums (``scanArgumentsInOnePass``), otherwise in two passes
   /// (``scanArgumentsInTwoPasses``).
   @inline(__always)
   mutating func scanSignature(
-    reading read: UnsafeMutablePointer<FastArgument>,
+    reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
     storage: UnsafeMutablePointer<[[SignatureFrame.Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
@@ -22,15 +22,15 @@ extension FastScanner {
       returnValue = SignatureFrame.Value(size: 0, alignment: 1, caveats: .unknownSize)
       returnEnd = 0
     } else {
-      caveats = []
-      guard measureTopLevel() else { return nil }
-      returnValue = SignatureFrame.Value(size: size, alignment: alignment, caveats: caveats)
+      measure.caveats = LayoutCaveats()
+      guard measureType() else { return nil }
+      returnValue = SignatureFrame.Value(size: measure.size, alignment: measure.alignment, caveats: measure.caveats)
       returnEnd = index
     }
     if index < count {
       let byte = base[index]
       if isDigit(byte) {
-        guard let value = wholeOffset(previous: -1, frame: -1) else { return nil }
+        guard let value = reader.wholeOffset(previous: -1, frame: -1) else { return nil }
         frame = value
       } else if byte == 0x2B || byte == 0x2D {
         return nil
@@ -112,7 +112,7 @@ extension FastScanner {
   /// two passes, which reconcile them with the offsets.
   @inline(__always)
   mutating func scanArgumentsInOnePass(
-    frame: Int, reading read: UnsafeMutablePointer<FastArgument>,
+    frame: Int, reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
   ) -> OnePassOutcome {
     var pushed = 0
@@ -120,8 +120,8 @@ extension FastScanner {
     var firstHead = SignatureFrame.Head.other
     while index < count {
       let typeStart = index
-      caveats = []
-      guard measureTopLevel() else { return .failed }
+      measure.caveats = LayoutCaveats()
+      guard measureType() else { return .failed }
       let typeEnd = index
       if pushed < 2 {
         let head = SignatureFrame.Head(base, typeStart, typeEnd)
@@ -135,7 +135,7 @@ extension FastScanner {
           // above the frame length) and it is the running sum, so that the arguments read so
           // far can be handed to the two passes as they are; anything else is theirs to read
           // as a whole offset or split.
-          guard let value = wholeOffset(previous: running, frame: frame), value == running else {
+          guard let value = reader.wholeOffset(previous: running, frame: frame), value == running else {
             return .inconsistent(read: pushed, resumeAt: typeStart)
           }
           written = value
@@ -145,15 +145,15 @@ extension FastScanner {
         }
       }
       guard pushed < SignatureFrame.fastArgumentCapacity else { return .failed }
-      // What the settled argument does not keep (`FastArgument` is trivial: its other
+      // What the settled argument does not keep (`ScannedArgument` is trivial: its other
       // fields are filled in from `buffer` if the two passes take over).
-      (read + pushed).pointee.shape = shape
+      (read + pushed).pointee.shape = measure.shape
       (read + pushed).pointee.typeStart = typeStart
       (read + pushed).pointee.typeEnd = typeEnd
-      let slot = rules.parameterSlot(size: size, shape: shape)
+      let slot = rules.parameterSlot(size: measure.size, shape: measure.shape)
       (buffer + pushed).initialize(
         to: SignatureFrame.Argument(
-          size: size, alignment: alignment, caveats: caveats, slotSize: slot, offset: running,
+          size: measure.size, alignment: measure.alignment, caveats: measure.caveats, slotSize: slot, offset: running,
           writtenOffset: written < 0 ? nil : written))
       pushed &+= 1
       let (sum, overflowed) = running.addingReportingOverflow(slot)
@@ -174,7 +174,7 @@ extension FastScanner {
   @inline(never)
   mutating func scanArgumentsInTwoPasses(
     frame: Int, returnEnd: Int, returnValue: inout SignatureFrame.Value, alreadyRead: Int,
-    reading read: UnsafeMutablePointer<FastArgument>,
+    reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
   ) -> (count: Int, frameLength: Int, offsetsMatch: Bool)? {
     let capacity = SignatureFrame.fastArgumentCapacity
@@ -185,15 +185,15 @@ extension FastScanner {
     for position in 0..<alreadyRead { previous = max(previous, read[position].written) }
     while index < count {
       let typeStart = index
-      caveats = []
-      guard measureTopLevel() else { return nil }
+      measure.caveats = LayoutCaveats()
+      guard measureType() else { return nil }
       let typeEnd = index
       var written = -1
       if index < count {
         let byte = base[index]
         if isDigit(byte) {
           let runStart = index
-          if let whole = wholeOffset(previous: previous, frame: frame) {
+          if let whole = reader.wholeOffset(previous: previous, frame: frame) {
             written = whole
             previous = whole
           } else {
@@ -202,7 +202,7 @@ extension FastScanner {
               digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart),
               previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame)
             let (typeBytes, typeSize, typeCaveats) = (
-              UnsafeBufferPointer(start: base + typeStart, count: typeEnd &- typeStart), size, caveats
+              UnsafeBufferPointer(start: base + typeStart, count: typeEnd &- typeStart), measure.size, measure.caveats
             )
             var pieces = OffsetPieces()
             guard
@@ -211,18 +211,19 @@ extension FastScanner {
                 firstHasZeroSize: {
                   TypeEncoding.hasKnownZeroSize(
                     encodedBy: typeBytes, size: typeSize, caveats: typeCaveats, rules: rules,
-                    maximumNestingDepth: depthLimit)
+                    maximumNestingDepth: reader.maximumDepth)
                 }),
               pushed &+ pieces.count <= capacity
             else { return nil }
             (read + pushed).initialize(
-              to: FastArgument(
-                size: size, alignment: alignment, caveats: caveats, shape: shape, written: pieces[0],
+              to: ScannedArgument(
+                size: measure.size, alignment: measure.alignment, caveats: measure.caveats, shape: measure.shape,
+                written: pieces[0],
                 typeStart: typeStart, typeEnd: typeEnd))
             pushed &+= 1
             for piece in 1..<pieces.count {
               (read + pushed).initialize(
-                to: FastArgument(
+                to: ScannedArgument(
                   size: 0, alignment: 1, caveats: .unknownSize, shape: .unencodable, written: pieces[piece],
                   typeStart: typeEnd, typeEnd: typeEnd))
               pushed &+= 1
@@ -237,8 +238,9 @@ extension FastScanner {
       }
       guard pushed < capacity else { return nil }
       (read + pushed).initialize(
-        to: FastArgument(
-          size: size, alignment: alignment, caveats: caveats, shape: shape, written: written,
+        to: ScannedArgument(
+          size: measure.size, alignment: measure.alignment, caveats: measure.caveats, shape: measure.shape,
+          written: written,
           typeStart: typeStart, typeEnd: typeEnd))
       pushed &+= 1
     }

@@ -1,0 +1,143 @@
+// The sink that lays types out as `EncodingReader` reads them, for `SignatureFrame`: sizes and
+// alignments with the shared `LayoutRules` and `AggregateLayout`, no tree. Inside a pointer or
+// a nested signature it lays nothing out: no size there reaches the result (the tree's layout
+// never measures a pointee either). It stops the reader on a size that overflows, which the
+// tree's layout then reports.
+
+/// Measures each type read into it: ``size``, ``alignment`` and ``shape`` of the type just
+/// read, its caveats added to ``caveats`` (the caller resets them).
+struct FrameMeasure: EncodingSink {
+  let rules: LayoutRules
+  let stack: UnsafeMutablePointer<MeasureNesting>
+  var depth = 0
+  /// Open pointers and nested signatures.
+  var opaque = 0
+
+  var size = 0
+  var alignment = 1
+  var shape = TypeShape.other
+  var caveats = LayoutCaveats()
+  /// The bitfield just measured, when `shape` is `.bitfield`.
+  var bitfield = TypeEncoding.Bitfield(width: 0)
+
+  static var readsQualifiers: Bool { false }
+
+  @inline(__always)
+  init(rules: LayoutRules, stack: UnsafeMutablePointer<MeasureNesting>) {
+    self.rules = rules
+    self.stack = stack
+  }
+
+  /// The type just measured goes into the open aggregate, if that is where it is.
+  @inline(__always)
+  mutating func placeInAggregate() -> Bool {
+    guard depth > 0, opaque == 0 else { return true }
+    let top = stack + (depth &- 1)
+    guard top.pointee.kind == .aggregate else { return true }
+    let placed =
+      shape == .bitfield
+      ? top.pointee.aggregate.addBitfield(bitfield, rules: rules)
+      : top.pointee.aggregate.addField(size: size, alignment: alignment)
+    return placed != nil
+  }
+
+  @inline(__always)
+  mutating func primitive(_ code: TypeCode) -> Bool {
+    caveats.formUnion(rules.caveats(of: code))
+    (size, alignment) = rules.primitive(code)
+    shape = code.isIntegral ? .integral : code == .otherFloat ? .otherFloat : .other
+    return placeInAggregate()
+  }
+
+  @inline(__always)
+  mutating func object(className: UnsafeBufferPointer<UInt8>?) -> Bool { block() }
+
+  @inline(__always)
+  mutating func block() -> Bool {
+    (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+    return placeInAggregate()
+  }
+
+  @inline(__always)
+  mutating func bitfield(_ bitfield: TypeEncoding.Bitfield) -> Bool {
+    if bitfield.declaredType == nil { caveats.insert(.bitfieldUnitAssumed) }
+    (size, alignment) = rules.bitfieldUnit(declaredType: bitfield.declaredType, width: bitfield.width)
+    self.bitfield = bitfield
+    shape = .bitfield
+    return placeInAggregate()
+  }
+
+  @inline(__always)
+  mutating func record(isUnion: Bool, name: UnsafeBufferPointer<UInt8>) -> Bool {
+    caveats.insert(.fieldsNotEncoded)
+    (size, alignment, shape) = (0, 1, .aggregate)
+    return placeInAggregate()
+  }
+
+  @inline(__always)
+  mutating func open(_ node: EncodingNode) -> Bool {
+    if case .qualifier = node { return true }
+    guard depth < MeasureNesting.capacity else { return false }
+    let slot = stack + depth
+    slot.pointee.savedCaveats = caveats
+    switch node {
+    case .qualifier: return true
+    case .pointer:
+      slot.pointee.kind = .pointer
+      opaque &+= 1
+    case .complex: slot.pointee.kind = .complex
+    case .atomic: slot.pointee.kind = .atomic
+    case .array(let count):
+      slot.pointee.kind = .array
+      slot.pointee.count = count
+    case .record(let isUnion, _):
+      slot.pointee.kind = .aggregate
+      slot.pointee.aggregate = AggregateLayout(isUnion: isUnion)
+    case .nestedSignature:
+      slot.pointee.kind = .nestedSignature
+      opaque &+= 1
+    }
+    depth &+= 1
+    return true
+  }
+
+  @inline(__always)
+  mutating func field(name: UnsafeBufferPointer<UInt8>?) -> Bool { true }
+
+  /// Completes the innermost node with the type just measured.
+  @inline(__always)
+  mutating func close() -> Bool {
+    depth &-= 1
+    let top = stack + depth
+    switch top.pointee.kind {
+    case .pointer, .nestedSignature:
+      (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
+      caveats = top.pointee.savedCaveats
+      opaque &-= 1
+    case .complex:
+      if opaque == 0 {
+        guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
+        (size, alignment) = (total, elementAlignment)
+      }
+      shape = .other
+    case .atomic:
+      if opaque == 0 { (size, alignment) = rules.atomic((size, alignment)) }
+      shape = .aggregate
+    case .array:
+      if opaque == 0 {
+        guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
+        else { return false }
+        (size, alignment) = (total, elementAlignment)
+      }
+      shape = .array
+    case .aggregate:
+      if opaque == 0 {
+        caveats.formUnion(top.pointee.aggregate.caveats)
+        guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
+        (size, alignment) = (total, aggregateAlignment)
+      }
+      shape = .aggregate
+    }
+    return placeInAggregate()
+  }
+}
