@@ -1,3 +1,5 @@
+import BlockSignature
+
 /// A C value as a block takes or returns it: what ``BlockInvocation`` converts to and from the
 /// bytes of each argument, checked against the argument's type encoding.
 ///
@@ -71,7 +73,7 @@ extension CValue: CustomStringConvertible {
       case .longDouble(let value): String(describing: value)
     #endif
     case .complex(let real, let imaginary): "[\(real), \(imaginary)]"
-    case .pointer(let address): address == 0 ? "NULL" : "0x" + String(address, radix: 16)
+    case .pointer(let address): address == 0 ? "NULL" : address.hexadecimal()
     case .string(let text?): "\"\(text)\""
     case .string(nil): "NULL"
     case .aggregate(let members): "[" + members.map(\.description).joined(separator: ", ") + "]"

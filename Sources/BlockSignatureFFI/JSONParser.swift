@@ -1,3 +1,5 @@
+import BlockSignature
+
 /// Why a JSON text does not parse, and the byte offset (from 0) where it stops making sense.
 package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   package var offset: Int
@@ -262,7 +264,7 @@ package struct JSONParser {
 
   /// A byte for a message: `'x'`, or `byte 0x1f` for one that does not print.
   private static func describe(_ byte: UInt8) -> String {
-    guard byte >= 0x21, byte < 0x7F else { return "byte 0x" + String(byte, radix: 16) }
+    guard byte >= 0x21, byte < 0x7F else { return "byte " + byte.hexadecimal() }
     return "'\(String(UnicodeScalar(byte)))'"
   }
 }

@@ -1,6 +1,8 @@
 // A JSON value with each number's text: what the JSON form of `CValue` is read into and
 // written from, and what `blocksig call` builds its `--json` document with.
 
+import BlockSignature
+
 /// A JSON value as ``CValue``'s JSON form reads and writes it. A number keeps its exact text,
 /// so integers of any width and floating-point values round-trip unchanged.
 package indirect enum JSONValue: Hashable, Sendable {
@@ -94,8 +96,7 @@ package indirect enum JSONValue: Hashable, Sendable {
       case "\u{08}": output += "\\b"
       case "\u{0C}": output += "\\f"
       case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        output += "\\u" + scalar.value.hexadecimal(digits: 4, prefixed: false)
       default: output.unicodeScalars.append(scalar)
       }
     }

@@ -66,7 +66,7 @@ extension EncodingReader {
     let isUnion = base[start] == 0x28
     let close: UInt8 = isUnion ? 0x29 : 0x7D
     // The depth is checked before the name is read.
-    guard depth < maximumDepth else { return fail(.nestingTooDeep, at: start) }
+    guard level < maximumDepth else { return fail(.nestingTooDeep, at: start) }
     let nameStart = start &+ 1
     guard let (end, isASCII) = findNameEnd(from: nameStart, close: close) else {
       return fail(isUnion ? .unterminatedUnion : .unterminatedStructure, at: start)
@@ -228,8 +228,22 @@ extension EncodingReader {
       index &+= 1
       guard push(.nestedSignature, start: start) else { return false }
       // An unterminated nested signature is reported at its `<`.
-      stack[depth &- 1].start = index &- 1
-      return sink.open(.nestedSignature)
+      let open = index &- 1
+      stack[depth &- 1].start = open
+      guard sink.open(.nestedSignature) else { return false }
+      if Sink.readsPointees { return true }
+      // The types' syntax alone, then the signature is complete.
+      var check = SyntaxCheck()
+      var elements = 0
+      while true {
+        guard index < count else { return fail(.unterminatedBlockSignature, at: open) }
+        if base[index] == 0x3E, elements > 0 { break }  // >
+        elements &+= 1
+        guard readType(into: &check) else { return false }
+      }
+      index &+= 1
+      depth &-= 1
+      return sink.close(.nestedSignature)
     }
     guard next == 0x22 else { return sink.object(className: nil) }  // "
     let quote = index

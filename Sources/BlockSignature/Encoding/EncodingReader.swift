@@ -16,6 +16,8 @@ struct ReaderNesting {
   var kind: Kind
   /// A record's closing byte.
   var close: UInt8
+  /// The node's nesting level, qualifiers before it included, as ``ParseOptions/maximumNestingDepth`` counts.
+  var level: Int32
   /// Where errors about this node point: the `[`, `{` or `(`, or a nested signature's `<`.
   var start: Int
   /// The types a nested signature has begun so far.
@@ -34,8 +36,10 @@ struct EncodingReader {
   let stack: UnsafeMutablePointer<ReaderNesting>
   /// The stack's room: deeper, within `maximumDepth`, stops the reader without an error.
   let capacity: Int
-  /// The open nodes, qualifiers included (the nesting depth).
+  /// The open nodes on the stack (qualifiers only for a sink that reads them).
   var depth = 0
+  /// The nesting level of the type being read: its open nodes and the qualifiers before it.
+  var level = 0
   /// The error found, once a method has returned `false` for one.
   var failure: (kind: EncodingError.Kind, offset: Int)? = nil
 
@@ -87,16 +91,27 @@ struct EncodingReader {
   /// Opens a node that started at `start` (errors about its depth point there).
   @inline(__always)
   mutating func push(_ kind: ReaderNesting.Kind, start: Int, close: UInt8 = 0) -> Bool {
-    guard depth < maximumDepth else { return fail(.nestingTooDeep, at: start) }
+    guard level < maximumDepth else { return fail(.nestingTooDeep, at: start) }
     guard depth < capacity else { return false }
-    stack[depth] = ReaderNesting(kind: kind, close: close, start: start, elements: 0)
+    level &+= 1
+    stack[depth] = ReaderNesting(
+      kind: kind, close: close, level: Int32(truncatingIfNeeded: level), start: start, elements: 0)
     depth &+= 1
     return true
   }
 
+  /// The level of the innermost open node above `bottom`, or `bottomLevel`.
+  @inline(__always)
+  func levelOfTop(above bottom: Int, bottomLevel: Int) -> Int {
+    depth > bottom ? Int(stack[depth &- 1].level) : bottomLevel
+  }
+
   /// Reads one type at `index` into `sink`. A primitive or a plain object or block is read
   /// here, in the caller's loop (most types are one of these); anything else in ``readNested(into:)``.
-  @inline(__always)
+  ///
+  /// `@_transparent`: with `@inline(__always)` the optimizer keeps it out of the signature loop
+  /// (a call per argument); SE-0496's `@inline(always)` would do, but needs Swift 6.3.
+  @_transparent
   mutating func readType<Sink: EncodingSink>(into sink: inout Sink) -> Bool {
     if index < count {
       let byte = base[index]
@@ -128,6 +143,7 @@ struct EncodingReader {
   @inline(never)
   mutating func readNested<Sink: EncodingSink>(into sink: inout Sink) -> Bool {
     let bottom = depth
+    let bottomLevel = level
     // The closing byte of the record whose named field is being read: it decides whether
     // `@"x"` is a class name or the next field's name (0: none).
     var terminator: UInt8 = 0
@@ -142,15 +158,37 @@ struct EncodingReader {
         switch byte {
         case 0x72, 0x6E, 0x4E, 0x6F, 0x4F, 0x52, 0x56:  // r n N o O R V
           index &+= 1
-          guard push(.qualifier, start: start) else { return false }
           if Sink.readsQualifiers {
-            guard sink.open(.qualifier(TypeQualifier(byte: byte)!)) else { return false }
+            guard push(.qualifier, start: start), sink.open(.qualifier(TypeQualifier(byte: byte)!)) else {
+              return false
+            }
+          } else {
+            // Counted, not stacked: nothing closes it.
+            guard level < maximumDepth else { return fail(.nestingTooDeep, at: start) }
+            level &+= 1
           }
           // The qualified type keeps the terminator.
           continue nextType
         case 0x5E:  // ^
           index &+= 1
+          if index < count, let code = TypeCode(byte: base[index]) {
+            // A pointer to a primitive (`^v`, `^i`), the commonest: the same events, no stack.
+            guard level < maximumDepth else { return fail(.nestingTooDeep, at: start) }
+            index &+= 1
+            guard sink.open(.pointer), !Sink.readsPointees || sink.primitive(code), sink.close(.pointer) else {
+              return false
+            }
+            break
+          }
           guard push(.pointer, start: start), sink.open(.pointer) else { return false }
+          if !Sink.readsPointees {
+            // The pointee's syntax alone, then the pointer is complete.
+            var check = SyntaxCheck()
+            guard readType(into: &check) else { return false }
+            depth &-= 1
+            guard sink.close(.pointer) else { return false }
+            break
+          }
           terminator = 0
           continue nextType
         case 0x6A:  // j
@@ -164,9 +202,15 @@ struct EncodingReader {
           terminator = 0
           continue nextType
         case 0x5B:  // [
-          guard let elements = readArrayCount(start: start), push(.array, start: start),
-            sink.open(.array(count: elements))
-          else { return false }
+          guard let elements = readArrayCount(start: start) else { return false }
+          if let code = TypeCode(byte: base[index]), index &+ 1 < count, base[index &+ 1] == 0x5D {
+            // An array of a primitive (`[4i]`): the same events, no stack.
+            guard level < maximumDepth else { return fail(.nestingTooDeep, at: start) }
+            index &+= 2
+            guard sink.open(.array(count: elements)), sink.primitive(code), sink.close(.array) else { return false }
+            break
+          }
+          guard push(.array, start: start), sink.open(.array(count: elements)) else { return false }
           terminator = 0
           continue nextType
         case 0x7B, 0x28:  // { (
@@ -187,25 +231,32 @@ struct EncodingReader {
         switch top.pointee.kind {
         case .qualifier:
           depth &-= 1
-          if Sink.readsQualifiers { guard sink.close() else { return false } }
-        case .pointer, .complex, .atomic:
+          guard sink.close(.qualifier) else { return false }
+        case .pointer:
           depth &-= 1
-          guard sink.close() else { return false }
+          guard sink.close(.pointer) else { return false }
+        case .complex:
+          depth &-= 1
+          guard sink.close(.complex) else { return false }
+        case .atomic:
+          depth &-= 1
+          guard sink.close(.atomic) else { return false }
         case .array:
           guard index < count else { return fail(.unterminatedArray, at: top.pointee.start) }
           guard base[index] == 0x5D else { return fail(.unexpectedByte, at: index) }  // ]
           index &+= 1
           depth &-= 1
-          guard sink.close() else { return false }
+          guard sink.close(.array) else { return false }
         case .record:
           guard index < count else { return fail(unterminatedRecord(top.pointee), at: top.pointee.start) }
           let byte = base[index]
           if byte == top.pointee.close {
             index &+= 1
             depth &-= 1
-            guard sink.close() else { return false }
+            guard sink.close(.record) else { return false }
             continue
           }
+          level = Int(top.pointee.level)
           if byte != 0x22 {  // "
             guard sink.field(name: nil) else { return false }
             terminator = 0
@@ -219,14 +270,16 @@ struct EncodingReader {
           if base[index] == 0x3E, top.pointee.elements > 0 {  // >
             index &+= 1
             depth &-= 1
-            guard sink.close() else { return false }
+            guard sink.close(.nestedSignature) else { return false }
             continue
           }
           top.pointee.elements &+= 1
+          level = Int(top.pointee.level)
           terminator = 0
           continue nextType
         }
       }
+      level = bottomLevel
       return true
     }
   }

@@ -34,6 +34,7 @@ struct TreeBuilder: EncodingSink {
   private var fieldName: UnsafeBufferPointer<UInt8>? = nil
 
   static var readsQualifiers: Bool { true }
+  static var readsPointees: Bool { true }
 
   /// A builder over storage for `capacity` values (with their names) and open nodes: a type of
   /// *n* bytes never needs more than *n* of either.
@@ -158,7 +159,7 @@ struct TreeBuilder: EncodingSink {
     return true
   }
 
-  mutating func close() -> Bool {
+  mutating func close(_ kind: ReaderNesting.Kind) -> Bool {
     frameCount &-= 1
     let frame = frames[frameCount]
     let base = frame.base

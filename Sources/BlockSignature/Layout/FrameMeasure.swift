@@ -1,8 +1,8 @@
 // The sink that lays types out as `EncodingReader` reads them, for `SignatureFrame`: sizes and
-// alignments with the shared `LayoutRules` and `AggregateLayout`, no tree. Inside a pointer or
-// a nested signature it lays nothing out: no size there reaches the result (the tree's layout
-// never measures a pointee either). It stops the reader on a size that overflows, which the
-// tree's layout then reports.
+// alignments with the shared `LayoutRules` and `AggregateLayout`, no tree. It does not read a
+// pointer's pointee or a nested signature's types (the reader checks their syntax alone): no
+// size there reaches the result, and the tree's layout never measures them either. It stops
+// the reader on a size that overflows, which the tree's layout then reports.
 
 /// Measures each type read into it: ``size``, ``alignment`` and ``shape`` of the type just
 /// read, its caveats added to ``caveats`` (the caller resets them).
@@ -10,8 +10,6 @@ struct FrameMeasure: EncodingSink {
   let rules: LayoutRules
   let stack: UnsafeMutablePointer<MeasureNesting>
   var depth = 0
-  /// Open pointers and nested signatures.
-  var opaque = 0
 
   var size = 0
   var alignment = 1
@@ -21,6 +19,7 @@ struct FrameMeasure: EncodingSink {
   var bitfield = TypeEncoding.Bitfield(width: 0)
 
   static var readsQualifiers: Bool { false }
+  static var readsPointees: Bool { false }
 
   @inline(__always)
   init(rules: LayoutRules, stack: UnsafeMutablePointer<MeasureNesting>) {
@@ -31,7 +30,7 @@ struct FrameMeasure: EncodingSink {
   /// The type just measured goes into the open aggregate, if that is where it is.
   @inline(__always)
   mutating func placeInAggregate() -> Bool {
-    guard depth > 0, opaque == 0 else { return true }
+    guard depth > 0 else { return true }
     let top = stack + (depth &- 1)
     guard top.pointee.kind == .aggregate else { return true }
     let placed =
@@ -41,7 +40,7 @@ struct FrameMeasure: EncodingSink {
     return placed != nil
   }
 
-  @inline(__always)
+  @_transparent
   mutating func primitive(_ code: TypeCode) -> Bool {
     caveats.formUnion(rules.caveats(of: code))
     (size, alignment) = rules.primitive(code)
@@ -76,27 +75,20 @@ struct FrameMeasure: EncodingSink {
 
   @inline(__always)
   mutating func open(_ node: EncodingNode) -> Bool {
-    if case .qualifier = node { return true }
+    let kind: MeasureNesting.Kind
+    switch node {
+    // Nothing to keep: nothing inside is measured (the reader reads no pointee into this sink).
+    case .qualifier, .pointer, .nestedSignature: return true
+    case .complex: kind = .complex
+    case .atomic: kind = .atomic
+    case .array: kind = .array
+    case .record: kind = .aggregate
+    }
     guard depth < MeasureNesting.capacity else { return false }
     let slot = stack + depth
-    slot.pointee.savedCaveats = caveats
-    switch node {
-    case .qualifier: return true
-    case .pointer:
-      slot.pointee.kind = .pointer
-      opaque &+= 1
-    case .complex: slot.pointee.kind = .complex
-    case .atomic: slot.pointee.kind = .atomic
-    case .array(let count):
-      slot.pointee.kind = .array
-      slot.pointee.count = count
-    case .record(let isUnion, _):
-      slot.pointee.kind = .aggregate
-      slot.pointee.aggregate = AggregateLayout(isUnion: isUnion)
-    case .nestedSignature:
-      slot.pointee.kind = .nestedSignature
-      opaque &+= 1
-    }
+    slot.pointee.kind = kind
+    if case .array(let count) = node { slot.pointee.count = count }
+    if case .record(let isUnion, _) = node { slot.pointee.aggregate = AggregateLayout(isUnion: isUnion) }
     depth &+= 1
     return true
   }
@@ -104,39 +96,36 @@ struct FrameMeasure: EncodingSink {
   @inline(__always)
   mutating func field(name: UnsafeBufferPointer<UInt8>?) -> Bool { true }
 
-  /// Completes the innermost node with the type just measured.
+  /// Completes the innermost node with the type just measured. `kind` is the reader's, a
+  /// constant where the reader calls this (its stack and this one agree).
   @inline(__always)
-  mutating func close() -> Bool {
-    depth &-= 1
-    let top = stack + depth
-    switch top.pointee.kind {
+  mutating func close(_ kind: ReaderNesting.Kind) -> Bool {
+    switch kind {
+    case .qualifier:
+      return true
     case .pointer, .nestedSignature:
       (size, alignment, shape) = (rules.pointerSize, rules.pointerSize, .other)
-      caveats = top.pointee.savedCaveats
-      opaque &-= 1
+      return placeInAggregate()
+    default:
+      break
+    }
+    depth &-= 1
+    let top = stack + depth
+    switch kind {
     case .complex:
-      if opaque == 0 {
-        guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
-        (size, alignment) = (total, elementAlignment)
-      }
-      shape = .other
+      guard let (total, elementAlignment) = rules.complex((size, alignment)) else { return false }
+      (size, alignment, shape) = (total, elementAlignment, .other)
     case .atomic:
-      if opaque == 0 { (size, alignment) = rules.atomic((size, alignment)) }
+      (size, alignment) = rules.atomic((size, alignment))
       shape = .aggregate
     case .array:
-      if opaque == 0 {
-        guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
-        else { return false }
-        (size, alignment) = (total, elementAlignment)
-      }
-      shape = .array
-    case .aggregate:
-      if opaque == 0 {
-        caveats.formUnion(top.pointee.aggregate.caveats)
-        guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
-        (size, alignment) = (total, aggregateAlignment)
-      }
-      shape = .aggregate
+      guard let (total, elementAlignment) = rules.array(count: top.pointee.count, element: (size, alignment))
+      else { return false }
+      (size, alignment, shape) = (total, elementAlignment, .array)
+    default:
+      caveats.formUnion(top.pointee.aggregate.caveats)
+      guard let (total, aggregateAlignment) = top.pointee.aggregate.finish(rules: rules) else { return false }
+      (size, alignment, shape) = (total, aggregateAlignment, .aggregate)
     }
     return placeInAggregate()
   }

@@ -110,7 +110,7 @@ extension FrameScanner {
   /// offset that is not the running sum (an unencodable parameter's digit run, a packed
   /// structure, `' '` as `__float128`, a leading zero) hands the arguments read so far to the
   /// two passes, which reconcile them with the offsets.
-  @inline(__always)
+  @_transparent
   mutating func scanArgumentsInOnePass(
     frame: Int, reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind

@@ -34,6 +34,6 @@ struct FrameScanner {
 
   /// Reads and measures one type at `index` into the measure's `size`, `alignment`, `shape` and
   /// `caveats`.
-  @inline(__always)
+  @_transparent
   mutating func measureType() -> Bool { reader.readType(into: &measure) }
 }

@@ -1,8 +1,7 @@
-/// One node `FrameMeasure` is inside of: what completes it once its inner types are measured.
+/// One node `FrameMeasure` is inside of: what completes it once its inner types are measured
+/// (pointers and nested signatures need nothing: their insides are not measured).
 struct MeasureNesting {
   enum Kind: UInt8 {
-    /// `^T`: the pointee's size and caveats do not matter.
-    case pointer
     /// `jT`.
     case complex
     /// `AT`.
@@ -11,13 +10,9 @@ struct MeasureNesting {
     case array
     /// `{name=…}` or `(name=…)`: one field at a time.
     case aggregate
-    /// `@?<…>`: the nested signature's types do not matter.
-    case nestedSignature
   }
 
   var kind: Kind
-  /// The caveats before a pointer or nested signature (restored when it closes).
-  var savedCaveats: LayoutCaveats
   /// An array's element count.
   var count: UInt64
   /// An aggregate's fields so far.

@@ -61,6 +61,6 @@ struct LibraryBlock {
     guard let (role, address) = info.codeOutsideExecutableMemory else { return nil }
     return Failure(
       code: ExitStatus.dataError,
-      message: "\(place) is not a block: its \(role) 0x\(String(address, radix: 16)) is not in executable memory")
+      message: "\(place) is not a block: its \(role) \(address.hexadecimal()) is not in executable memory")
   }
 }
