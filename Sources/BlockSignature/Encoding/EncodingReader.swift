@@ -144,6 +144,10 @@ struct EncodingReader {
   mutating func readNested<Sink: EncodingSink>(into sink: inout Sink) -> Bool {
     let bottom = depth
     let bottomLevel = level
+    // The reader's constants as locals, which stay in registers across the loop.
+    let base = self.base
+    let count = self.count
+    let stack = self.stack
     // The closing byte of the record whose named field is being read: it decides whether
     // `@"x"` is a class name or the next field's name (0: none).
     var terminator: UInt8 = 0
