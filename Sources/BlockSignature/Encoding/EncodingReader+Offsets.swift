@@ -73,20 +73,12 @@ extension EncodingReader {
   /// caller has seen a digit at `index`.
   @inline(__always)
   mutating func wholeOffset(previous: Int, frame: Int) -> Int? {
-    // A local position and one store after the loop, not one per digit.
     let start = index
-    let first = base[start] &- 0x30
-    var value = Int(first)
-    var position = start &+ 1
-    while position < count {
-      let digit = base[position] &- 0x30
-      if digit >= 10 { break }
-      value = value &* 10 &+ Int(digit)
-      position &+= 1
-    }
+    let (position, digits) = digitRun(from: start)
     index = position
-    // More than one digit: no leading zero, and at most 18.
-    if position &- start > 1, first == 0 || position &- start > 18 { return nil }
+    // More than one digit: no leading zero, and at most 18 (so that the value fits).
+    if position &- start > 1, base[start] == 0x30 || position &- start > 18 { return nil }
+    let value = Int(truncatingIfNeeded: digits)
     // Not above `frame` (-1, none, is above every offset as an unsigned number), not below
     // `previous`; `value` is not negative.
     if UInt(bitPattern: value) > UInt(bitPattern: frame) || value < previous { return nil }

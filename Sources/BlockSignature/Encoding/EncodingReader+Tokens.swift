@@ -8,14 +8,7 @@ extension EncodingReader {
   @inline(__always)
   mutating func readNumber(allowingLeadingZero: Bool = false) -> UInt64? {
     let start = index
-    var position = start
-    var value: UInt64 = 0
-    while position < count {
-      let digit = base[position] &- 0x30
-      if digit >= 10 { break }
-      value = value &* 10 &+ UInt64(digit)
-      position &+= 1
-    }
+    let (position, value) = digitRun(from: start)
     index = position
     let length = position &- start
     if !allowingLeadingZero, length > 1, base[start] == 0x30 {
@@ -37,6 +30,21 @@ extension EncodingReader {
       return exact
     }
     return value
+  }
+
+  /// The run of digits from `start`: where it ends, and its value, which wraps beyond 19
+  /// digits (callers check the length). A local position and one store after the loop.
+  @inline(__always)
+  func digitRun(from start: Int) -> (end: Int, value: UInt64) {
+    var position = start
+    var value: UInt64 = 0
+    while position < count {
+      let digit = base[position] &- 0x30
+      if digit >= 10 { break }
+      value = value &* 10 &+ UInt64(digit)
+      position &+= 1
+    }
+    return (position, value)
   }
 
   /// `[count` at `start`: the count, with `index` on the element.

@@ -56,12 +56,6 @@ struct EncodingReader {
     self.capacity = capacity
   }
 
-  /// The stack room a full reading of `byteCount` bytes under `maximumDepth` can need.
-  @inline(__always)
-  static func stackCapacity(byteCount: Int, maximumDepth: Int) -> Int {
-    max(1, min(maximumDepth, byteCount))
-  }
-
   /// An address for an empty input, which has none (nothing is read there).
   static var emptyInput: UnsafePointer<UInt8> {
     let empty: StaticString = ""
@@ -98,12 +92,6 @@ struct EncodingReader {
       kind: kind, close: close, level: Int32(truncatingIfNeeded: level), start: start, elements: 0)
     depth &+= 1
     return true
-  }
-
-  /// The level of the innermost open node above `bottom`, or `bottomLevel`.
-  @inline(__always)
-  func levelOfTop(above bottom: Int, bottomLevel: Int) -> Int {
-    depth > bottom ? Int(stack[depth &- 1].level) : bottomLevel
   }
 
   /// Reads one type at `index` into `sink`. A primitive or a plain object or block is read

@@ -59,19 +59,31 @@ struct TreeBuilder: EncodingSink {
     _ bytes: UnsafeBufferPointer<UInt8>, options: ParseOptions,
     _ read: (inout EncodingReader, inout TreeBuilder) -> Bool
   ) -> EncodingError? {
-    if bytes.count > smallCapacity {
-      let small = attempt(bytes, options: options, capacity: smallCapacity, read)
-      if let small { return small.error }
+    if bytes.count > smallCapacity,
+      case .finished(let error) = attempt(bytes, options: options, capacity: smallCapacity, read)
+    {
+      return error
     }
-    let full = EncodingReader.stackCapacity(byteCount: bytes.count, maximumDepth: Int.max)
-    return attempt(bytes, options: options, capacity: full, read)?.error
+    // A type of n bytes never has more than n values or open nodes: this try finishes.
+    guard case .finished(let error) = attempt(bytes, options: options, capacity: max(1, bytes.count), read) else {
+      preconditionFailure("a type outgrew stacks as long as its bytes")
+    }
+    return error
   }
 
-  /// One try of ``read(_:options:_:)`` with stacks of `capacity`: `nil` when they ran out.
+  /// How one try of ``read(_:options:_:)`` ended.
+  private enum Attempt {
+    /// With the reader's error, or `nil` when `read` succeeded.
+    case finished(EncodingError?)
+    /// The stacks ran out.
+    case outOfRoom
+  }
+
+  /// One try of ``read(_:options:_:)`` with stacks of `capacity`.
   private static func attempt(
     _ bytes: UnsafeBufferPointer<UInt8>, options: ParseOptions, capacity: Int,
     _ read: (inout EncodingReader, inout TreeBuilder) -> Bool
-  ) -> (error: EncodingError?, Void)? {
+  ) -> Attempt {
     withUnsafeTemporaryAllocation(of: TypeEncoding.self, capacity: capacity) { values in
       withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>?.self, capacity: capacity) { names in
         withUnsafeTemporaryAllocation(of: Frame.self, capacity: capacity) { frames in
@@ -83,9 +95,9 @@ struct TreeBuilder: EncodingSink {
               maximumDepth: options.maximumNestingDepth, stack: nesting.baseAddress!, capacity: capacity)
             let succeeded = read(&reader, &builder)
             builder.discard()
-            if succeeded { return (nil, ()) }
-            guard reader.failure != nil else { return nil }
-            return (reader.error(), ())
+            if succeeded { return .finished(nil) }
+            guard reader.failure != nil else { return .outOfRoom }
+            return .finished(reader.error())
           }
         }
       }
@@ -175,21 +187,31 @@ struct TreeBuilder: EncodingSink {
       let name = String(decoding: frame.name, as: UTF8.self)
       type = frame.kind == .union ? .union(name: name, fields: fields) : .structure(name: name, fields: fields)
     case .nestedSignature:
-      let count = valueCount &- base
-      type = .block(
-        signature: [TypeEncoding](unsafeUninitializedCapacity: count) { buffer, initialized in
-          buffer.baseAddress!.moveInitialize(from: values + base, count: count)
-          initialized = count
-        })
+      type = .block(signature: movedTypes(from: base))
     }
     valueCount = base
     fieldName = frame.fieldName
     return deliver(type)
   }
 
+  /// The values from `base` up, moved into a nested signature's types.
+  private func movedTypes(from base: Int) -> [TypeEncoding] {
+    let count = valueCount &- base
+    // Never empty (`@?<>` is an error); with no capacity, `unsafeUninitializedCapacity` would
+    // write into the shared empty array's storage.
+    if count == 0 { return [] }
+    return [TypeEncoding](unsafeUninitializedCapacity: count) { buffer, initialized in
+      buffer.baseAddress!.moveInitialize(from: values + base, count: count)
+      initialized = count
+    }
+  }
+
   /// The values from `base` up, with their names, moved into a record's fields.
   private func movedFields(from base: Int) -> [TypeEncoding.Field] {
     let count = valueCount &- base
+    // `{S=}`: with no capacity, `unsafeUninitializedCapacity` would write the count into the
+    // shared empty array's storage (a data race that ThreadSanitizer reports).
+    if count == 0 { return [] }
     return [TypeEncoding.Field](unsafeUninitializedCapacity: count) { buffer, initialized in
       for position in 0..<count {
         let name = names[base &+ position].map { String(decoding: $0, as: UTF8.self) }
