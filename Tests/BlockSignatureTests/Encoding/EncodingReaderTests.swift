@@ -86,4 +86,38 @@ import Testing
       try TypeEncoding(parsing: "rr^i", options: options)
         == .qualified(.const, .qualified(.const, .pointer(.primitive(.int)))))
   }
+
+  /// Parsing shares nothing between threads, records without fields included (under
+  /// ThreadSanitizer, which `.ci/run` runs, a shared write would be reported).
+  @Test func parsingFromManyThreadsAtOnce() async throws {
+    let inputs = ["v16@?0{S=}8", "{E=}", "(U=)", "@?<v@?{S=}>", "^{S=ii}", "[2{S=}]"]
+    let expected = try inputs.map { try TypeEncodingOrSignature(parsing: $0) }
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          for _ in 0..<200 {
+            for (input, value) in zip(inputs, expected) where try TypeEncodingOrSignature(parsing: input) != value {
+              return false
+            }
+          }
+          return true
+        }
+      }
+      for try await agreed in group { #expect(agreed) }
+    }
+  }
+}
+
+/// A type or, where the input is not one type, a signature.
+private enum TypeEncodingOrSignature: Equatable {
+  case type(TypeEncoding)
+  case signature(SignatureEncoding)
+
+  init(parsing input: String) throws {
+    if let type = try? TypeEncoding(parsing: input) {
+      self = .type(type)
+    } else {
+      self = .signature(try SignatureEncoding(parsing: input))
+    }
+  }
 }
