@@ -64,6 +64,8 @@ extension ObjCClass {
 ///
 /// The replacement keeps the block's implementation alive until ``restore()``; releasing the
 /// replacement without restoring leaves the block installed and alive for the process's life.
+/// Replace and restore methods from one thread at a time: changing classes from several
+/// threads at once is not supported.
 public final class MethodReplacement: @unchecked Sendable {
   /// The class changed.
   public let objcClass: ObjCClass

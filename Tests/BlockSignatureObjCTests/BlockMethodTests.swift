@@ -9,10 +9,9 @@ import Testing
 /// compiled class — called by Objective-C compiled by gcc, by `performSelector:` and by a sort.
 ///
 /// One at a time: these tests change the methods of sibling subclasses and then free the
-/// replaced implementations. Once in many parallel runs a restored subclass still dispatched to
-/// its freed implementation, whose memory a sibling test's new implementation had taken; GCC's
-/// runtime rewrites dispatch tables shared copy-on-write between classes, and changing classes
-/// from several threads at once is outside what ``MethodReplacement`` promises.
+/// replaced implementations, and ``MethodReplacement`` supports changes from one thread at a
+/// time (in parallel, a restored subclass can still dispatch to its freed implementation,
+/// whose memory a sibling test's new implementation has taken).
 @Suite(.serialized) struct BlockMethodTests {
   init() throws {
     try ObjCRuntime.loadFoundation()
