@@ -129,9 +129,9 @@ public struct SignatureFrame: Hashable, Sendable {
     self = try Self.scanGeneral(bytes, model: model, options: options)
   }
 
-  /// What the fast path hands over (errors, quoted field names, names that are not ASCII,
-  /// signed offsets, overflows, deep nesting): the tree and its layout, with their errors as the
-  /// public initializer throws them. The frame is the layout's numbers.
+  /// What the fast path hands over (errors, signed offsets, offset runs with no consistent
+  /// reading, overflows, nesting or arguments beyond its stacks): the tree and its layout, with
+  /// their errors as the public initializer throws them. The frame is the layout's numbers.
   static func scanGeneral(
     _ bytes: UnsafeBufferPointer<UInt8>, model: DataModel, options: ParseOptions
   ) throws(SignatureError) -> SignatureFrame {
