@@ -50,8 +50,7 @@ extension EncodingReader {
       guard let offset = readSingleOffset() else { return nil }
       return .single(offset)
     }
-    var position = index
-    while position < count, isDigit(base[position]) { position &+= 1 }
+    let position = digitRun(from: index).end
     index = position
     let splitter = OffsetRunSplitter(
       digits: UnsafeBufferPointer(start: base + runStart, count: position &- runStart), previous: previous,

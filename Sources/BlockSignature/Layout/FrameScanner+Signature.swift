@@ -94,7 +94,7 @@ extension FrameScanner {
   enum OnePassOutcome {
     /// Every argument settled: `count` of them, `running` bytes of frame.
     case settled(count: Int, running: Int)
-    /// A type the fast path gives up on: the tree parser runs.
+    /// A type with an error (the reader has it) or one the fast path gives up on (the tree runs).
     case failed
     /// An offset that is not the running sum (or a frame length that is not the total): the
     /// two passes take over, with the first `read` arguments already read and the next one

@@ -1,9 +1,9 @@
 // `SignatureFrame`'s own path: the one reader (`EncodingReader`) measuring into `FrameMeasure`,
 // with a stack in the caller's frame for each, so nothing is allocated but the arguments' array.
-// It hands over to the tree (`SignatureEncoding` and its layout) for anything it does not finish:
-// an error (the tree parser reports the same, read by the same reader), a size that overflows,
-// a signed offset, an offset run with no consistent reading, nesting deeper than its stacks or
-// more arguments than its buffers. Both lay out with the shared `LayoutRules`,
+// The reader's errors are reported as they are (the tree parser would report the same). It hands
+// over to the tree (`SignatureEncoding` and its layout) for anything else it does not finish: a
+// size that overflows, a signed offset, an offset run with no consistent reading, nesting deeper
+// than its stacks or more arguments than its buffers. Both lay out with the shared `LayoutRules`,
 // `AggregateLayout` and `ArgumentOffsets`, so they give the same numbers (`SignatureFrameTests`
 // compares them on the corpus, the fixtures and random inputs; the `FuzzSignature` target does
 // too).

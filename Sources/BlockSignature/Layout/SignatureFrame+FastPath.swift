@@ -16,13 +16,26 @@ extension SignatureFrame {
       MemoryLayout<Argument>.stride * fastArgumentCapacity)
   }
 
-  /// The single pass over the encodings the fast path handles; `nil` when it gives up, before
-  /// anything is reported. The open nodes and the arguments live in the caller's stack frame
-  /// until the one array of arguments is made.
+  /// How the fast path ended.
+  enum FastScan {
+    case frame(SignatureFrame)
+    /// The reader's error: the tree parser's too, which the same reader runs over the same bytes.
+    case failed(EncodingError)
+    /// Something the fast path does not finish (see ``scanGeneral(_:model:options:)``).
+    case handedOver
+
+    var frame: SignatureFrame? {
+      if case .frame(let frame) = self { return frame }
+      return nil
+    }
+  }
+
+  /// The single pass over the encodings the fast path handles. The open nodes and the arguments
+  /// live in the caller's stack frame until the one array of arguments is made.
   @inline(__always)
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int
-  ) -> SignatureFrame? {
+  ) -> FastScan {
     scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: nil, twoPasses: nil)
   }
 
@@ -31,7 +44,7 @@ extension SignatureFrame {
   @inline(__always)
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int, reusing storage: inout [[Argument]]
-  ) -> SignatureFrame? {
+  ) -> FastScan {
     withUnsafeMutablePointer(to: &storage) {
       scanFast(bytes, rules: rules, maximumDepth: maximumDepth, storage: $0, twoPasses: nil)
     }
@@ -44,8 +57,8 @@ extension SignatureFrame {
   static func scanFast(
     _ bytes: UnsafeBufferPointer<UInt8>, rules: LayoutRules, maximumDepth: Int,
     storage: UnsafeMutablePointer<[[Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
-  ) -> SignatureFrame? {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+  ) -> FastScan {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return .handedOver }
     let depth = MeasureNesting.capacity
     return withUnsafeTemporaryAllocation(of: ReaderNesting.self, capacity: depth) { nesting in
       withUnsafeTemporaryAllocation(of: MeasureNesting.self, capacity: depth) { stack in
@@ -56,8 +69,12 @@ extension SignatureFrame {
                 base: base, count: bytes.count, maximumDepth: maximumDepth, stack: nesting.baseAddress!,
                 capacity: depth),
               measure: FrameMeasure(rules: rules, stack: stack.baseAddress!))
-            return scanner.scanSignature(
+            if let frame = scanner.scanSignature(
               reading: read.baseAddress!, into: arguments.baseAddress!, storage: storage, twoPasses: twoPasses)
+            {
+              return .frame(frame)
+            }
+            return scanner.reader.failure == nil ? .handedOver : .failed(scanner.reader.error())
           }
         }
       }

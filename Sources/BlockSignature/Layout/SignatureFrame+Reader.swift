@@ -39,13 +39,13 @@ extension SignatureFrame {
     ///   an earlier frame.
     public mutating func frame(parsingBytes bytes: UnsafeBufferPointer<UInt8>) throws(SignatureError) -> SignatureFrame
     {
-      if let frame = SignatureFrame.scanFast(
-        bytes, rules: rules, maximumDepth: options.maximumNestingDepth, reusing: &storage)
+      switch SignatureFrame.scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth, reusing: &storage)
       {
-        return frame
+      case .frame(let frame): return frame
+      case .failed(let error): throw SignatureError(error)
+      // Straight to the tree, not through the fast path again.
+      case .handedOver: return try SignatureFrame.scanGeneral(bytes, model: model, options: options)
       }
-      // The fast path gave up: straight to the tree, not through the fast path again.
-      return try SignatureFrame.scanGeneral(bytes, model: model, options: options)
     }
 
     /// Scans a signature given as a string; see ``frame(parsingBytes:)``.

@@ -120,13 +120,12 @@ public struct SignatureFrame: Hashable, Sendable {
     options: ParseOptions = ParseOptions()
   ) throws(SignatureError) {
     let rules = LayoutRules(model)
-    // The fast path first: it gives up (nil) on anything it does not handle, errors included,
-    // and the tree parser then starts over and reports the error or lays the signature out.
-    if let frame = Self.scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) {
-      self = frame
-      return
+    // The fast path first; what it does not finish, the tree lays out.
+    switch Self.scanFast(bytes, rules: rules, maximumDepth: options.maximumNestingDepth) {
+    case .frame(let frame): self = frame
+    case .failed(let error): throw SignatureError(error)
+    case .handedOver: self = try Self.scanGeneral(bytes, model: model, options: options)
     }
-    self = try Self.scanGeneral(bytes, model: model, options: options)
   }
 
   /// What the fast path hands over (errors, signed offsets, offset runs with no consistent
@@ -225,12 +224,12 @@ extension SignatureFrame {
     }
   }
 
-  /// The fast path alone: `nil` where it hands over to the tree parser (for tests and
+  /// The fast path alone: `nil` where it hands over to the tree parser or finds an error (for tests and
   /// benchmarks that check it covers what clang writes).
   package static func scanningFastPathOnly(
     _ bytes: UnsafeBufferPointer<UInt8>, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
   ) -> SignatureFrame? {
-    scanFast(bytes, rules: LayoutRules(model), maximumDepth: options.maximumNestingDepth)
+    scanFast(bytes, rules: LayoutRules(model), maximumDepth: options.maximumNestingDepth).frame
   }
 
   /// How the fast path settled the arguments of `bytes`: `nil` when it gives up, `false` in
@@ -244,7 +243,8 @@ extension SignatureFrame {
     let frame = withUnsafeMutablePointer(to: &twoPasses) {
       scanFast(
         bytes, rules: LayoutRules(model), maximumDepth: ParseOptions().maximumNestingDepth, storage: nil,
-        twoPasses: $0)
+        twoPasses: $0
+      ).frame
     }
     return frame == nil ? nil : twoPasses
   }

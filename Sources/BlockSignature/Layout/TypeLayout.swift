@@ -175,8 +175,7 @@ extension TypeEncoding {
     if !rules.usesMicrosoftBitfields {
       return size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
     }
-    let type = try? TypeEncoding(
-      parsing: String(decoding: bytes, as: UTF8.self), options: ParseOptions(maximumNestingDepth: maximumNestingDepth))
+    let type = try? TypeEncoding(parsingBytes: bytes, options: ParseOptions(maximumNestingDepth: maximumNestingDepth))
     return type?.hasKnownZeroSize ?? false
   }
 }
