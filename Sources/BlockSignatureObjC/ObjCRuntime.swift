@@ -22,13 +22,15 @@ public enum ObjCRuntime {
   private static let foundationLoad = Locked<Result<Void, ObjCError>?>(nil)
 
   /// Makes sure GNUstep Base's classes are in the runtime, loading the library
-  /// (`dlopen`, `RTLD_GLOBAL`) when they are not. Later calls return at once.
+  /// (`dlopen`, `RTLD_GLOBAL`) when they are not, and that blocks are Objective-C objects
+  /// (``installBlockClasses()``). Later calls return at once.
   ///
-  /// - Throws: ``ObjCError/Kind/foundationUnavailable`` naming the files tried.
+  /// - Throws: ``ObjCError/Kind/foundationUnavailable`` naming the files tried;
+  ///   ``ObjCError/Kind/refused`` when the block classes cannot be laid.
   public static func loadFoundation() throws(ObjCError) {
     let result = foundationLoad.withLock { state -> Result<Void, ObjCError> in
       if let state { return state }
-      let loaded = findOrLoadFoundation()
+      let loaded = findOrLoadFoundation().flatMap { blockClassesLaid() }
       state = loaded
       return loaded
     }

@@ -1,0 +1,200 @@
+import BlockSignatureFFI
+import BlockSignatureObjC
+import Foundation
+import TestSupport
+import Testing
+
+/// Blocks as Objective-C objects on GCC's runtime: the classes laid into the blocks runtime's
+/// storage, a Swift block answering messages (sent from Swift and from gcc-compiled code), and
+/// clang-compiled Objective-C running GNUstep's NSBlockOperation with and without them.
+@Suite struct BlockClassesTests {
+  @Test func theClassesLieInTheStorageOfTheProcesssBlocksRuntime() throws {
+    let installed = try ObjCRuntime.installBlockClasses()
+    #expect(
+      installed.classes.map(\.name).prefix(4) == [
+        "NSBlock", "__NSStackBlock__", "__NSMallocBlock__", "__NSGlobalBlock__",
+      ])
+    #expect(installed.runtimeLibrary.hasSuffix("libBlocksRuntime.so"))
+    #expect(installed.retainsCapturedObjects != false)
+    let pairs = [
+      ("_NSConcreteStackBlock", "__NSStackBlock__"), ("_NSConcreteMallocBlock", "__NSMallocBlock__"),
+      ("_NSConcreteGlobalBlock", "__NSGlobalBlock__"), ("_NSConcreteWeakBlockVariable", "__NSBlockVariable__"),
+    ]
+    for (symbol, name) in pairs {
+      let storage = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol))
+      #expect(try ObjCClass(named: name).pointer == UnsafeRawPointer(storage), "\(name) lies at \(symbol)")
+    }
+    let block = try ObjCClass(named: "NSBlock")
+    #expect(block.superclass?.name == "NSObject")
+    #expect(try ObjCClass(named: "__NSMallocBlock__").superclass == block)
+    // A second call finds them in place.
+    #expect(try ObjCRuntime.installBlockClasses().classes == installed.classes)
+  }
+
+  @Test func aSwiftBlockAnswersMessagesAsAnObject() throws {
+    try ObjCRuntime.installBlockClasses()
+    let counter = LifetimeCounter()
+    // `retain` is the first message: ObjCObject sends it.
+    let object = try Self.heldBlock(capturing: counter)
+    #expect(counter.count == 0)
+    #expect(object.objectClass.name == "__NSMallocBlock__")
+    try ObjCRuntime.withAutoreleasePool {
+      let description = try #require(try object.sendForObject("description")).stringValue()
+      #expect(description.hasPrefix("<__NSMallocBlock__: 0x"))
+      #expect(try object.send("retainCount") == .unsigned(1))
+      #expect(try object.send("copy") == .pointer(UInt(bitPattern: object.pointer)))
+      #expect(try object.send("retainCount") == .unsigned(2))
+      #expect(try object.send("retain") == .pointer(UInt(bitPattern: object.pointer)))
+      #expect(try object.send("retainCount") == .unsigned(3))
+      _ = try object.send("release")
+      _ = try object.send("release")
+      _ = try object.send("autorelease")
+      _ = try object.send("retain")
+    }
+    #expect(try object.send("retainCount") == .unsigned(1))
+    for (name, expected) in [("NSObject", true), ("NSBlock", true), ("NSString", false)] {
+      let objcClass = try ObjCClass(named: name)
+      #expect(try object.send("isKindOfClass:", .objcClass(objcClass)) == .unsigned(expected ? 1 : 0))
+      let compiled = try OracleFixture.function(
+        "oracle_is_kind", as: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt8).self)
+      #expect(compiled(object.pointer, objcClass.pointer) == (expected ? 1 : 0), "compiled isKindOfClass: \(name)")
+    }
+    let responds = try OracleFixture.function(
+      "oracle_responds", as: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt8).self)
+    for (selector, expected) in [("copy", true), ("release", true), ("description", true), ("bogus", false)] {
+      #expect(try object.send("respondsToSelector:", .selector(Selector(selector))) == .unsigned(expected ? 1 : 0))
+      #expect(responds(object.pointer, Selector(selector).pointer) == (expected ? 1 : 0))
+    }
+  }
+
+  @Test func theLastReleaseFreesTheBlockAndItsCaptures() throws {
+    try ObjCRuntime.installBlockClasses()
+    let counter = LifetimeCounter()
+    do {
+      let object = try Self.heldBlock(capturing: counter)
+      _ = try object.send("copy")
+      _ = try object.send("release")
+      #expect(counter.count == 0)
+    }
+    #expect(counter.count == 1)
+  }
+
+  /// A Swift block that captures a token of `counter`, held by an ``ObjCObject`` alone.
+  static func heldBlock(capturing counter: LifetimeCounter) throws -> ObjCObject {
+    let token = counter.token()
+    let block: @convention(block) () -> Int = { token.counter.count }
+    return try withExtendedLifetime(block) {
+      try ObjCObject(retaining: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    }
+  }
+
+  @Test func compiledObjectiveCRunsBlockOperationsOnlyWithTheClasses() throws {
+    let program = try BlockOperationsProgram()
+    defer { try? FileManager.default.removeItem(at: program.folder) }
+
+    let without = try program.run(linkingBlockClasses: false)
+    #expect(without.signal == SIGSEGV, "without the classes: \(without)")
+    #expect(!without.stdout.contains("operations total"))
+
+    let with = try program.run(linkingBlockClasses: true)
+    #expect(with.signal == nil && with.status == 0, "with the classes: \(with)")
+    #expect(
+      with.stdout.split(separator: "\n") == [
+        "operations total 1136, some at once yes",
+        "operations and their captured objects freed: 8 of 8",
+        "global: class __NSGlobalBlock__, description <__NSGlobalBlock__, NSObject 1, NSBlock 1, copy 1, bogus 0",
+        "stack: class __NSStackBlock__, description <__NSStackBlock__, NSObject 1, NSBlock 1, copy 1, bogus 0",
+        "heap: class __NSMallocBlock__, description <__NSMallocBlock__, NSObject 1, NSBlock 1, copy 1, bogus 0",
+        "global: copy same 1, retain same 1, count 1",
+        "stack: retain same 1, count 1",
+        "heap: count 1, retain same 1, count 2, released count 1, autoreleased count 2, drained count 1",
+        "captured object freed: before last release 0, after 1",
+      ])
+  }
+
+  @Test func theWrongLinkOrderIsSaidOnStandardError() throws {
+    let program = try BlockOperationsProgram()
+    defer { try? FileManager.default.removeItem(at: program.folder) }
+    let run = try program.run(linkingBlockClasses: true, blocksRuntimeFirst: false)
+    #expect(run.signal == SIGSEGV)
+    #expect(run.stderr.contains("_NSConcreteStackBlock in"))
+    #expect(run.stderr.contains("link libBlocksRuntime before libgnustep-base"))
+  }
+}
+
+/// `Tests/ObjCFixtures/BlockOperations.m`, compiled by the toolchain's clang with blocks
+/// against Debian's GNUstep as the README says, with or without the library
+/// `Scripts/build-block-classes.sh` builds.
+struct BlockOperationsProgram {
+  let folder: URL
+  let library: URL
+
+  /// How a run ended.
+  struct Run: CustomStringConvertible {
+    var status: Int32
+    var signal: Int32?
+    var stdout: String
+    var stderr: String
+    var description: String { "status \(status), signal \(signal.map(String.init) ?? "none"): \(stdout)\(stderr)" }
+  }
+
+  init() throws {
+    folder = try Toolchain.temporaryDirectory("blocksig-block-classes")
+    library = folder.appendingPathComponent("libBlockSignatureBlockClasses.so")
+    let script = Toolchain.packageRoot.appendingPathComponent("Scripts/build-block-classes.sh").path
+    let built = try Toolchain.run("/bin/bash", [script, library.path], environment: ["PATH": Self.path])
+    guard built.status == 0 else {
+      throw ToolRunFailure(command: [script, library.path], status: built.status, output: built.stderr)
+    }
+  }
+
+  /// PATH with the toolchain's clang first.
+  static var path: String {
+    let inherited = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return (Toolchain.binDirectory.map { "\($0.path):" } ?? "") + inherited
+  }
+
+  /// Compiles the program (the toolchain's libBlocksRuntime linked before GNUstep Base, or
+  /// after it), runs it and says how it ended.
+  func run(linkingBlockClasses: Bool, blocksRuntimeFirst: Bool = true) throws -> Run {
+    let runtime = try #require(Toolchain.runtimeLibraryDirectory).path
+    let gccInclude = try Toolchain.run(Toolchain.tool("gcc"), ["-print-file-name=include"]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let objcFlags = try GNUstepPrograms.config("--objc-flags").filter { $0.hasPrefix("-I") || $0.hasPrefix("-D") }
+    let blocksRuntime = ["-L", runtime, "-lBlocksRuntime", "-Wl,-rpath,\(runtime)"]
+    let classes = linkingBlockClasses ? [library.path, "-Wl,-rpath,\(folder.path)"] : []
+    let program = folder.appendingPathComponent(
+      "BlockOperations-\(linkingBlockClasses)-\(blocksRuntimeFirst)"
+    ).path
+    let source = GNUstepPrograms.fixtures.appendingPathComponent("BlockOperations.m").path
+    let arguments =
+      [
+        "-fblocks", "-fobjc-runtime=gcc", "-fobjc-exceptions", "-fconstant-string-class=NSConstantString",
+        "-I", Toolchain.packageRoot.appendingPathComponent("ObjCSupport/include").path, "-I", gccInclude,
+      ] + objcFlags + [source, "-o", program] + (blocksRuntimeFirst ? blocksRuntime : []) + classes
+      + (try GNUstepPrograms.config("--base-libs")) + (blocksRuntimeFirst ? [] : blocksRuntime)
+    _ = try Toolchain.runClang(arguments)
+    return try Self.launch(program)
+  }
+
+  /// Runs `program`, telling a death by signal from an exit status.
+  static func launch(_ program: String) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    let signaled = process.terminationReason == .uncaughtSignal
+    return Run(
+      status: signaled ? 0 : process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+  }
+}
