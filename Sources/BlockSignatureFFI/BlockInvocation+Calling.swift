@@ -19,7 +19,7 @@ extension BlockInvocation {
   /// - Precondition: `arguments` holds ``argumentCount`` valid pointers.
   public func invoke(result: UnsafeMutableRawPointer?, arguments: UnsafePointer<UnsafeRawPointer?>) {
     let interface = interface
-    var blockPointer = block
+    var blockPointer = unsafeBlock
     withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
       withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, interface.passedCount)) {
         values in
@@ -42,7 +42,7 @@ extension BlockInvocation {
   ///   value of the wrong kind or out of range, naming the argument and the path inside it.
   public func invoke(_ arguments: [CValue]) throws(InvocationError) -> CValue {
     try checkArgumentCount(arguments.count)
-    var blockPointer = block
+    var blockPointer = unsafeBlock
     return try withUnsafeMutablePointer(to: &blockPointer) { blockSlot throws(InvocationError) in
       do throws(ArgumentValueError) {
         return try interface.call(invokeFunction, leading: UnsafeMutableRawPointer(blockSlot), values: arguments)
@@ -58,7 +58,7 @@ extension BlockInvocation {
   /// member does on each call.
   func forward(result: UnsafeMutableRawPointer?, passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, skipping: Int)
   {
-    var blockPointer = block
+    var blockPointer = unsafeBlock
     withUnsafeMutablePointer(to: &blockPointer) { blockSlot in
       interface.forward(
         to: invokeFunction, result: result, leading: UnsafeMutableRawPointer(blockSlot), passed: passed,

@@ -25,8 +25,13 @@ public final class BlockInvocation: @unchecked Sendable {
   public let signature: MethodSignature
   /// The block's own signature, when it carries one.
   public let blockSignature: MethodSignature?
-  /// The block, copied (`_Block_copy`) for the invocation's lifetime.
-  public let block: UnsafeRawPointer
+  /// The block, copied (`_Block_copy`) for the invocation's lifetime: valid only while the
+  /// `BlockInvocation` lives, which in an optimized build may end right after this property
+  /// is read. Keep the invocation alive while the pointer is used:
+  ///
+  ///     let pointer = invocation.unsafeBlock
+  ///     withExtendedLifetime(invocation) { register(pointer) }  // only while `invocation` is alive
+  public let unsafeBlock: UnsafeRawPointer
   package let interface: CallInterface
   /// The text the invocation was prepared from (the block's signature, the declared one, the
   /// level): equal keys, equal preparations. Nil for a block without a signature.
@@ -71,11 +76,11 @@ public final class BlockInvocation: @unchecked Sendable {
     guard let copy = _Block_copy(block) else {
       throw InvocationError(kind: .notABlock, message: "_Block_copy returned NULL")
     }
-    self.block = UnsafeRawPointer(copy)
+    self.unsafeBlock = UnsafeRawPointer(copy)
   }
 
   deinit {
-    _Block_release(block)
+    _Block_release(unsafeBlock)
   }
 
   /// What blocks of one signature text share: the signature calls follow, the block's own,
@@ -124,7 +129,7 @@ public final class BlockInvocation: @unchecked Sendable {
     guard let copy = made.withBlock({ _Block_copy($0) }) else {
       throw InvocationError(kind: .notABlock, message: "_Block_copy returned NULL")
     }
-    block = UnsafeRawPointer(copy)
+    unsafeBlock = UnsafeRawPointer(copy)
   }
 
   /// The number of arguments a call takes: the block's parameters, the block itself not counted.

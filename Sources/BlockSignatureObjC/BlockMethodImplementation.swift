@@ -66,7 +66,7 @@ public final class BlockMethodImplementation: @unchecked Sendable {
   public var implementation: UnsafeRawPointer { closure.code }
 
   /// The block (the implementation's copy).
-  public var block: UnsafeRawPointer { invocation.block }
+  public var block: UnsafeRawPointer { invocation.unsafeBlock }
 
   /// `method`'s types as a block's: the return type, then `self` when `withSelf`, then the
   /// explicit arguments.
@@ -116,7 +116,7 @@ enum MethodCall {
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) -> UnsafeRawPointer? {
     let blockInterface = invocation.interface
-    var blockPointer = invocation.block
+    var blockPointer = invocation.unsafeBlock
     return withUnsafeMutableBytes(of: &blockPointer) { blockSlot in
       withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, blockInterface.passedCount)) {
         values in

@@ -106,7 +106,7 @@ public final class ObjCDynamicDelegate: @unchecked Sendable {
   /// The block implementing `selector` (the delegate's copy), or nil.
   public func blockImplementation(for selector: Selector) throws(ObjCError) -> UnsafeRawPointer? {
     let position = try self.position(of: selector)
-    return state.implementations.withLock { $0[position]?.invocation.block }
+    return state.implementations.withLock { $0[position]?.invocation.unsafeBlock }
   }
 
   /// Removes `selector`'s block: the method goes to the real delegate again, or the delegate

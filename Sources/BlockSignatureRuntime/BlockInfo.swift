@@ -104,8 +104,8 @@ public struct BlockInfo: Hashable, Sendable {
 
   /// The signature parsed, or nil when the block has none.
   ///
-  ///     info.signature                              // "i20@?0i8q12"
-  ///     try info.parsedSignature()?.cDeclaration()  // "int (^)(int, long)"
+  ///     info.signature                             // "i20@?0i8q12"
+  ///     try info.parsedSignature()?.arguments.count  // 3
   ///
   /// - Throws: `EncodingError` when the signature bytes are not a valid encoding.
   public func parsedSignature(options: ParseOptions = ParseOptions()) throws(EncodingError) -> SignatureEncoding? {
@@ -113,6 +113,18 @@ public struct BlockInfo: Hashable, Sendable {
     return try signatureBytes.withUnsafeBufferPointer { (bytes) throws(EncodingError) in
       try SignatureEncoding(parsingBytes: bytes, options: options)
     }
+  }
+
+  /// The block's C type, from its signature on this machine's data model
+  /// (``DataModel/host``): nil when the block has no signature, when the signature is not a
+  /// valid encoding (``parsedSignature(options:)`` throws why), or where no built-in model
+  /// describes this machine.
+  ///
+  ///     info.signature     // "i20@?0i8q12"
+  ///     info.cDeclaration  // "int (^)(int, long)"
+  public var cDeclaration: String? {
+    guard let model = DataModel.host, let parsed = try? parsedSignature() else { return nil }
+    return parsed.cDeclaration(for: model)
   }
 
   /// Whether the `isa` names one of the blocks runtime's classes (`_NSConcrete…Block`).

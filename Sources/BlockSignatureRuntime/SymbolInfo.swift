@@ -12,7 +12,12 @@ import CBlockSignatureShims
 /// In this process only symbols in the dynamic symbol table are known (`dladdr`); a block's
 /// `invoke` function is usually local, so ``name`` is often nil while ``nearestName`` names
 /// the closest exported symbol before it (``resolvingLocalSymbols()`` reads the rest).
-public struct SymbolInfo: Hashable, Sendable, Codable {
+///
+/// It prints as a person reads it: the symbol (or the nearest one and the distance), the
+/// address, the image.
+///
+///     print(info)  // bf_heap_captures_int at 0x7f5cd6694bc0 in /work/lib/libBlockFixtures.so
+public struct SymbolInfo: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The address looked up.
   public var address: UInt
   /// The path of the image (executable or shared library) that contains the address.
@@ -55,5 +60,13 @@ public struct SymbolInfo: Hashable, Sendable, Codable {
     if let name { return name }
     if let nearestName, let nearestOffset { return "\(nearestName)+\(nearestOffset.hexadecimal())" }
     return nil
+  }
+
+  /// ``displayName`` at the address in the image: `main at 0x55d0c6f4a2c0 in /usr/bin/tool`,
+  /// `helper+0x1c at 0x7f…`, or the address alone with its image when no symbol is known.
+  public var description: String {
+    let place = imagePath.map { " in \($0)" } ?? ""
+    guard let displayName else { return address.hexadecimal() + place }
+    return "\(displayName) at \(address.hexadecimal())\(place)"
   }
 }

@@ -21,7 +21,8 @@ import Testing
       try BlockInfo(inspecting: unsafeBitCast(article, to: UnsafeRawPointer.self))
     }
     #expect(articleInfo.signature == "i20@?0i8q12")
-    #expect(try articleInfo.parsedSignature()?.cDeclaration() == "int (^)(int, long)")
+    #expect(articleInfo.cDeclaration == "int (^)(int, long)")
+    #expect(try articleInfo.parsedSignature()?.arguments.count == 3)
     #expect(try MethodSignature(block: articleInfo).isBlock)
 
     #expect {

@@ -74,7 +74,7 @@ import Testing
       let type = try SwiftFunctionType(parsing: text)
       #expect(type.blockEncoding.description == compiled, "\(text)")
       #expect(
-        CompatibilityChecker(level: .identical).check(try SignatureEncoding(parsing: compiled), against: type)
+        try CompatibilityChecker(level: .identical).check(try SignatureEncoding(parsing: compiled), against: type)
           .isCompatible)
     }
   }
@@ -84,7 +84,7 @@ import Testing
     let info = try withExtendedLifetime(closure) {
       try BlockInfo(inspecting: unsafeBitCast(closure, to: UnsafeRawPointer.self))
     }
-    let checker = CompatibilityChecker(level: .abi)
+    let checker = try CompatibilityChecker(level: .abi)
     #expect(
       try checker.check(block: info, against: SwiftFunctionType(parsing: "(CInt, Double) -> Int32"))
         .isCompatible)

@@ -208,7 +208,9 @@ import Testing
 
   /// CompatibilityChecker.swift, Diagnostic.swift, CompatibilityMessages.swift
   @Test func compatibility() throws {
-    let checker = CompatibilityChecker(level: .abi)
+    let checker = try CompatibilityChecker(level: .abi)
+    #expect(checker.model == DataModel.host)
+    #expect(CompatibilityChecker(level: .abi, model: .aarch64Linux).model.name == "aarch64-linux")
     let report = checker.check(
       try SignatureEncoding(parsing: "v20@?0q8i16"),
       against: try SignatureEncoding(parsing: "v24@0:8i16i20"))
@@ -216,11 +218,12 @@ import Testing
     #expect(report.diagnostics.first?.message == "argument 1: size 8 does not match size 4 (q vs i)")
     #expect(try !CompatibilityChecker(level: .blocksKit).check("v@?i", against: "v@:d").isCompatible)
     let type = try SwiftFunctionType(parsing: "(Int32, UnsafePointer<CChar>?) -> Int32")
-    #expect(CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type).isCompatible)
+    #expect(
+      try CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type).isCompatible)
     // TypeEncoding+Equivalence.swift: an unexpanded structure is equivalent to its expansion.
     #expect(try CompatibilityChecker(level: .equivalent).check("v@?^^{S}", against: "v@?^^{S=dd}").isCompatible)
 
-    let blocks = CompatibilityChecker(level: .abi).check(
+    let blocks = try CompatibilityChecker(level: .abi).check(
       try SignatureEncoding(parsing: "v20@?0q8i16"), against: try SignatureEncoding(parsing: "v16@?0i8i12"))
     let diagnostic = try #require(blocks.diagnostics.first)
     #expect(diagnostic.severity == .error)
@@ -236,7 +239,7 @@ import Testing
 
   /// CompatibilityLevel.swift: the abi level's stack places.
   @Test func abiLevelStackPlaces() throws {
-    let checker = CompatibilityChecker(level: .abi)
+    let checker = CompatibilityChecker(level: .abi, model: .x86_64SysV)
     #expect(try checker.check("v@?qqqqqt", against: "v@?qqqqq{?=qq}").isCompatible)
     #expect(
       try checker.check("v@?qqqqqqt", against: "v@?qqqqqq{?=qq}").diagnostics[0].message

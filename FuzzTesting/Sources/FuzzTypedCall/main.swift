@@ -49,7 +49,7 @@ public func fuzzTypedCall(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let value = try? item.converted(to: parameter.type, model: model) else { return 0 }
     values.append(value)
   }
-  guard let invocation = try? BlockInvocation(block: block.block) else { return 0 }
+  guard let invocation = try? BlockInvocation(block: block.unsafeBlock) else { return 0 }
   let first: CValue
   do {
     first = try invocation.invoke(values)

@@ -1,6 +1,6 @@
 /// The result of a compatibility check: the level, and every finding.
 ///
-///     let report = CompatibilityChecker(level: .equivalent).check(candidate, against: expected)
+///     let report = try CompatibilityChecker(level: .equivalent).check(candidate, against: expected)
 ///     if !report.isCompatible {
 ///       for diagnostic in report.diagnostics { print(diagnostic) }
 ///     }
@@ -31,7 +31,7 @@ public struct CompatibilityReport: Hashable, Sendable {
 /// (except at ``CompatibilityLevel/blocksKit`` and ``CompatibilityLevel/aspects``, which follow
 /// their libraries' own mapping).
 ///
-///     let checker = CompatibilityChecker(level: .abi)
+///     let checker = try CompatibilityChecker(level: .abi)  // for this machine
 ///     let report = checker.check(
 ///       try SignatureEncoding(parsing: "v20@?0q8i16"),      // candidate block
 ///       against: try SignatureEncoding(parsing: "v24@0:8i16i20"))  // expected method
@@ -46,10 +46,26 @@ public struct CompatibilityChecker: Hashable, Sendable {
   /// The target whose sizes and calling convention the ``CompatibilityLevel/abi`` level uses.
   public var model: DataModel
 
-  /// Creates a checker.
-  public init(level: CompatibilityLevel = .equivalent, model: DataModel = .x86_64SysV) {
+  /// Creates a checker for the target `model` describes.
+  ///
+  ///     CompatibilityChecker(level: .abi, model: .aarch64Linux).model.name  // "aarch64-linux"
+  public init(level: CompatibilityLevel = .equivalent, model: DataModel) {
     self.level = level
     self.model = model
+  }
+
+  /// Creates a checker for this machine: its model is ``DataModel/host``.
+  ///
+  ///     try CompatibilityChecker(level: .abi).model == DataModel.host  // true
+  ///
+  /// - Throws: ``SignatureError`` of kind ``SignatureError/Kind/unknownDataModel`` on a
+  ///   machine no built-in data model describes; name one with ``init(level:model:)``.
+  public init(level: CompatibilityLevel = .equivalent) throws(SignatureError) {
+    guard let host = DataModel.host else {
+      throw SignatureError(
+        kind: .unknownDataModel, signature: "", message: "no data model describes this machine: pass one")
+    }
+    self.init(level: level, model: host)
   }
 
   /// Checks `candidate` against `expected`.
@@ -90,7 +106,7 @@ public struct CompatibilityChecker: Hashable, Sendable {
   /// `@convention(block)` closure of that type carries on the checker's ``model``.
   ///
   ///     let type = try SwiftFunctionType(parsing: "(Int32, UnsafePointer<CChar>?) -> Int32")
-  ///     CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type)
+  ///     try CompatibilityChecker().check(try SignatureEncoding(parsing: "i20@?0i8r*12"), against: type)
   ///       .isCompatible  // true
   public func check(_ candidate: SignatureEncoding, against function: SwiftFunctionType)
     -> CompatibilityReport

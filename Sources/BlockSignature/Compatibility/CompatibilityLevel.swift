@@ -1,6 +1,6 @@
 /// How strictly a compatibility check compares two signatures, strictest first.
 ///
-///     CompatibilityChecker(level: .equivalent).check(candidate, against: expected).isCompatible
+///     try CompatibilityChecker(level: .equivalent).check(candidate, against: expected).isCompatible
 ///
 /// Every level compares the return type and the explicit arguments (those after the block, or
 /// after `self` and `_cmd`), so a block can be checked against a block, a method or a C function:
@@ -22,7 +22,8 @@ public enum CompatibilityLevel: String, Hashable, Sendable, Codable, CaseIterabl
   /// alignment in memory), and every argument in the same place once the registers run out.
   /// <doc:CompatibilityLevels> lists the rules per convention and what is left uncompared.
   ///
-  ///     try CompatibilityChecker(level: .abi).check("v@?qqqqqt", against: "v@?qqqqq{?=qq}").isCompatible  // true
+  ///     try CompatibilityChecker(level: .abi, model: .x86_64SysV).check("v@?qqqqqt", against: "v@?qqqqq{?=qq}")
+  ///       .isCompatible  // true
   case abi
   /// BlocksKit's `+[A2BlockInvocation isSignature:compatibleWithSignature:]`, for parity:
   /// first characters compared, its known flaws kept (<doc:CompatibilityLevels>).

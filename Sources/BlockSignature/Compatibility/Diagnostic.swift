@@ -48,7 +48,7 @@ public struct DiagnosticMessage: Hashable, Sendable {
 
 /// One finding of a compatibility check: where, what, how serious, and how to fix it.
 ///
-///     let report = CompatibilityChecker(level: .abi).check(
+///     let report = try CompatibilityChecker(level: .abi).check(
 ///       try SignatureEncoding(parsing: "v20@?0q8i16"), against: try SignatureEncoding(parsing: "v16@?0i8i12"))
 ///     let diagnostic = report.diagnostics[0]
 ///     diagnostic.message                       // argument 1: size 8 does not match size 4 (q vs i)

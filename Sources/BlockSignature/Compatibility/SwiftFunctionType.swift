@@ -42,11 +42,21 @@ public struct SwiftFunctionType: Hashable, Sendable, CustomStringConvertible {
   /// The encodings of the parameters, in order.
   public var parameterTypes: [TypeEncoding]
 
-  /// Parses a Swift function type and maps it to encodings.
+  /// Parses a Swift function type and maps it to encodings on `model`, this machine's by
+  /// default (``DataModel/host``): `Int` is `q` where pointers have 8 bytes, `CChar` is `C`
+  /// where `char` is unsigned.
+  ///
+  ///     try SwiftFunctionType(parsing: "(CChar) -> Int", model: .aarch64Linux).blockEncoding  // q12@?0C8
   ///
   /// - Throws: ``SwiftTypeError`` with the byte offset of the problem: unexpected text, or a
-  ///   type with no C representation (`String`, `Int32?`, a tuple).
-  public init(parsing source: String, model: DataModel = .x86_64SysV) throws(SwiftTypeError) {
+  ///   type with no C representation (`String`, `Int32?`, a tuple);
+  ///   ``SwiftTypeError/Kind/unknownDataModel`` at offset 0 when `model` is nil (no built-in
+  ///   model describes this machine).
+  public init(parsing source: String, model: DataModel? = .host) throws(SwiftTypeError) {
+    guard let model else {
+      throw SwiftTypeError(
+        kind: .unknownDataModel, offset: 0, input: source, message: "no data model describes this machine: pass one")
+    }
     var text = source
     let result: Result<(TypeEncoding, [TypeEncoding]), SwiftTypeError> = text.withUTF8 { buffer in
       Result { () throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding]) in

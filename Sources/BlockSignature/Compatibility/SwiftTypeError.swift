@@ -51,6 +51,9 @@ public struct SwiftTypeError: Error, Hashable, Sendable, CustomStringConvertible
     case notRepresentable
     /// Types nested beyond ``ParseOptions/maximumNestingDepth``.
     case nestingTooDeep
+    /// No data model to map the types on: none was given, and no built-in model describes
+    /// this machine.
+    case unknownDataModel
 
     /// What the kind means, in a few words.
     public var description: String {
@@ -58,6 +61,7 @@ public struct SwiftTypeError: Error, Hashable, Sendable, CustomStringConvertible
       case .unexpectedText: "unexpected text"
       case .notRepresentable: "not representable"
       case .nestingTooDeep: "nesting too deep"
+      case .unknownDataModel: "unknown data model"
       }
     }
   }

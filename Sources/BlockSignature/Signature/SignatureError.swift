@@ -55,7 +55,7 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
     switch kind {
     case .malformedEncoding: "malformed signature \(signature): \(message)"
     case .notConvertible: "cannot convert \(signature) \(message)"
-    default: "\(signature): \(message)"
+    default: signature.isEmpty ? message : "\(signature): \(message)"
     }
   }
 

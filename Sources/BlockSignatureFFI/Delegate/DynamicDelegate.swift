@@ -125,7 +125,7 @@ public final class DynamicDelegate: @unchecked Sendable {
 
   /// The block implementing `member` (the delegate's copy), or nil.
   public func blockImplementation(for member: String) throws(DelegateError) -> UnsafeRawPointer? {
-    try slot(member).current.withLock { $0?.invocation.block }
+    try slot(member).current.withLock { $0?.invocation.unsafeBlock }
   }
 
   /// Removes `member`'s block: the member forwards to the real delegate again, or is NULL (or

@@ -58,7 +58,7 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     }
     signature = form.signature
     if let hiddenReturn = form.shiftAfterHiddenReturn,
-      let stub = RegisterShiftStub(block: invocation.block, afterHiddenReturn: hiddenReturn)
+      let stub = RegisterShiftStub(block: invocation.unsafeBlock, afterHiddenReturn: hiddenReturn)
     {
       entry = .shift(stub)
     } else {

@@ -30,7 +30,8 @@ import Testing
   }
 
   @Test func swiftTypeErrorKinds() {
-    expectErrorKindShape(SwiftTypeError.Kind.self, rawValues: ["unexpectedText", "notRepresentable", "nestingTooDeep"])
+    expectErrorKindShape(
+      SwiftTypeError.Kind.self, rawValues: ["unexpectedText", "notRepresentable", "nestingTooDeep", "unknownDataModel"])
   }
 
   @Test func extendedLayoutDecodingErrorKinds() {

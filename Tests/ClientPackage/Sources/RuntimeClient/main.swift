@@ -18,6 +18,7 @@ do {
   let info = try withExtendedLifetime(block) { try BlockInfo(inspecting: pointer) }
   check("kind", "\(info.kind)", "heap")
   check("signature", info.signature ?? "nil", "i20@?0i8q12")
+  check("declaration", info.cDeclaration ?? "nil", "int (^)(int, long)")
   check(
     "flags", info.flags.names.joined(separator: " "),
     "BLOCK_NEEDS_FREE BLOCK_HAS_COPY_DISPOSE BLOCK_HAS_SIGNATURE")
