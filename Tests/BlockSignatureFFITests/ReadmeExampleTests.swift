@@ -4,6 +4,7 @@ import BlockSignatureFFI
 import BlockSignatureRuntime
 import Foundation
 import LibXML2Support
+import Synchronization
 import Testing
 
 /// The README's library examples, kept compiling and true.
@@ -14,6 +15,7 @@ import Testing
     let info = try withExtendedLifetime(block) { try BlockInfo(inspecting: pointer) }
     #expect("\(info.kind)" == "heap")
     #expect(info.signature == "i20@?0i8q12")
+    #expect(info.cDeclaration == "int (^)(int, long)")
     #expect(info.flags.names == ["BLOCK_NEEDS_FREE", "BLOCK_HAS_COPY_DISPOSE", "BLOCK_HAS_SIGNATURE"])
     #expect(info.referenceCount == 1)
     #expect(BlocksRuntime.current?.path.hasSuffix("/usr/lib/swift/linux/libBlocksRuntime.so") == true)
@@ -54,6 +56,10 @@ extension ReadmeExampleTests {
     }
     typealias Add = @convention(block) (Int32, Int32) -> Int32
     #expect(add.withBlock { unsafeBitCast($0, to: Add.self)(2, 3) } == 5)
+    // Released through the library itself: this file does not import CBlockABI.
+    let kept = add.retainedBlock()
+    #expect(unsafeBitCast(kept, to: Add.self)(40, 2) == 42)
+    DynamicBlock.release(kept)
 
     nonisolated(unsafe) var comparisons = 0
     let compare: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32 = { a, b in
@@ -66,6 +72,35 @@ extension ReadmeExampleTests {
     trampoline.withFunction(as: Compare.self) { qsort(&numbers, 3, 4, $0) }
     #expect(numbers == [1, 2, 3])
     #expect(comparisons > 0)
+  }
+}
+
+extension ReadmeExampleTests {
+  @Test func handlersInSwift6() throws {
+    let calls = Mutex(0)
+    let tick = try DynamicBlock(signature: "i@?") { _ in
+      .signed(
+        Int128(
+          calls.withLock { count in
+            count += 1
+            return count
+          }))
+    }
+    typealias Tick = @convention(block) () -> Int32
+    tick.withBlock { block in
+      for _ in 0..<3 { _ = unsafeBitCast(block, to: Tick.self)() }
+    }
+    #expect(calls.withLock { $0 } == 3)
+
+    struct Refused: Error {}
+    let refusing = try DynamicBlock(signature: "i@?", failure: .returnValue(.signed(-1))) { _ in throw Refused() }
+    #expect(refusing.withBlock { unsafeBitCast($0, to: Tick.self)() } == -1)
+    let twice = try DynamicBlock(
+      signature: "d@?d",
+      rawHandler: { call in
+        call.result.storeBytes(of: call.argumentAddress(0).load(as: Double.self) * 2, as: Double.self)
+      })
+    #expect(twice.withBlock { unsafeBitCast($0, to: (@convention(block) (Double) -> Double).self)(1.25) } == 2.5)
   }
 }
 

@@ -59,6 +59,7 @@ extension DynamicDelegate {
   ///     })
   ///
   /// - Throws: ``DelegateError``, as ``implement(_:failure:handler:)`` does.
+  @_disfavoredOverload
   public func implement(
     _ member: String, failure: DynamicBlock.FailurePolicy = .trap, rawHandler: @escaping DynamicBlock.RawHandler
   ) throws(DelegateError) {

@@ -20,9 +20,9 @@ extension DynamicBlock {
     try withExtendedLifetime(self) { () throws(Failure) -> Result in try body(unsafeBlock) }
   }
 
-  /// A reference to the block that the caller owns: valid until it is released with
-  /// `_Block_release`, however long before that the `DynamicBlock` goes away. The handler
-  /// lives until the last reference is released.
+  /// A reference to the block that the caller owns: valid until it is released, with
+  /// ``release(_:)`` from Swift or `Block_release` from C, however long before that the
+  /// `DynamicBlock` goes away. The handler lives until the last reference is released.
   ///
   ///     let block = try makeAdder().retainedBlock()  // the DynamicBlock is gone at once
   ///     registerCallback(block)                      // C calls it, later releases it
@@ -36,6 +36,19 @@ extension DynamicBlock {
       }
       return UnsafeRawPointer(copy)
     }
+  }
+
+  /// Releases one reference to a block: one that ``retainedBlock()`` returned, or any other
+  /// that `_Block_copy` made. The last release of a made block releases its handler.
+  ///
+  ///     let kept = add.retainedBlock()
+  ///     // … C calls `kept`, for as long as it needs …
+  ///     DynamicBlock.release(kept)
+  ///
+  /// This is the blocks runtime's `_Block_release`, so no other module needs importing. Each
+  /// reference is released once; the block must not be used after its last release.
+  public static func release(_ block: UnsafeRawPointer) {
+    _Block_release(block)
   }
 
   /// The block, valid only while the `DynamicBlock` lives.

@@ -26,6 +26,7 @@ extension DynamicBlock {
   }
 
   /// Runs `body` with a stack block of `signature` whose calls run `rawHandler`.
+  @_disfavoredOverload
   public static func withStackBlock<Result>(
     signature: String, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler,
     _ body: (UnsafeRawPointer) throws(InvocationError) -> Result

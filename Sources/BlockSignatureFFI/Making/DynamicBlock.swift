@@ -32,6 +32,15 @@ public final class DynamicBlock: @unchecked Sendable {
   /// A handler given typed values, one per parameter (the block itself left out), that returns
   /// the block's result (``CValue/void`` for a `void` block). A union reads as its first
   /// member; a raw handler reads it as another with ``Call/argument(_:unionMember:)``.
+  ///
+  /// Handlers are `@Sendable`: C may call the block from any thread, several at once. State a
+  /// handler changes lives in a `Mutex` (Synchronization) or an atomic, not in a captured `var`:
+  ///
+  ///     let calls = Mutex(0)
+  ///     let tick = try DynamicBlock(signature: "v@?") { _ in
+  ///       calls.withLock { $0 += 1 }
+  ///       return .void
+  ///     }
   public typealias Handler = @Sendable ([CValue]) throws -> CValue
   /// A handler given the raw view of a call: argument addresses and the result buffer.
   public typealias RawHandler = @Sendable (Call) throws -> Void
@@ -76,6 +85,14 @@ public final class DynamicBlock: @unchecked Sendable {
 
   /// Makes a block of `signature` whose calls run `handler` on the call's raw view: no value
   /// is converted unless the handler asks (``Call/argument(_:)``, ``Call/setResult(_:)``).
+  ///
+  ///     let twice = try DynamicBlock(signature: "d@?d", rawHandler: { call in
+  ///       call.result.storeBytes(of: call.argumentAddress(0).load(as: Double.self) * 2, as: Double.self)
+  ///     })
+  ///
+  /// A trailing closure that fits both forms (one that only throws) makes a typed handler; a
+  /// closure that reads a ``Call`` makes a raw one, as does the `rawHandler:` label.
+  @_disfavoredOverload
   public convenience init(
     signature: String, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler
   ) throws(InvocationError) {
@@ -110,6 +127,7 @@ public final class DynamicBlock: @unchecked Sendable {
   ///     }
   ///
   /// - Throws: ``InvocationError``, as the typed form does.
+  @_disfavoredOverload
   public convenience init(
     signature: MethodSignature, failure: FailurePolicy = .trap, rawHandler: @escaping RawHandler
   ) throws(InvocationError) {

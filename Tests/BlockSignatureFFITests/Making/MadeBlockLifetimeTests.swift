@@ -66,7 +66,7 @@ enum LifetimeFixture {
     let block = try LifetimeFixture.adder(counter).retainedBlock()
     #expect(counter.count.load(ordering: .sequentiallyConsistent) == 0)
     #expect(callAdder(block, 40, 2) == 42)
-    _Block_release(block)
+    DynamicBlock.release(block)
     #expect(counter.count.load(ordering: .sequentiallyConsistent) == 1)
   }
 

@@ -24,7 +24,6 @@ final class Tracked: @unchecked Sendable {
 }
 
 typealias Add = @convention(block) (Int32, Int32) -> Int32
-typealias Release = @convention(c) (UnsafeRawPointer?) -> Void
 
 /// A made `int (^)(int, int)` whose handler holds a `Tracked`; not inlined, so the caller's
 /// reference is its only one.
@@ -42,9 +41,6 @@ typealias Release = @convention(c) (UnsafeRawPointer?) -> Void
   try makeAdder().retainedBlock()
 }
 
-guard let releaseSymbol = dlsym(dlopen(nil, RTLD_NOW), "_Block_release") else { fail("no _Block_release") }
-let blockRelease = unsafeBitCast(releaseSymbol, to: Release.self)
-
 /// The checks, in a function: its locals die after their last use (top-level variables in
 /// main.swift are globals, which never die).
 @inline(never) func run() throws {
@@ -61,7 +57,7 @@ let blockRelease = unsafeBitCast(releaseSymbol, to: Release.self)
   let result = try BlockInvocation(block: retained).invoke([.signed(40), .signed(2)])
   check(result == .signed(42), "retainedBlock: the block returned \(result)")
   check(Tracked.deinits == 1, "retainedBlock: the handler died while C held a reference")
-  blockRelease(retained)
+  DynamicBlock.release(retained)
   check(Tracked.deinits == 2, "retainedBlock: \(Tracked.deinits) handler deinits after the release, expected 2")
 
   // A trampoline reached through withFunction.
