@@ -95,7 +95,9 @@ public struct HeaderReader: Hashable, Sendable {
         "\($0)/\(name)"
       }
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-      throw HeaderReaderError(.compilerNotFound, "\(name): no such compiler (give --clang PATH)")
+      let looked = name.contains("/") ? "" : " on PATH"
+      throw HeaderReaderError(
+        .compilerNotFound, "\(name): no such compiler\(looked) (give its path as HeaderReader(clang:))")
     }
     return found
   }

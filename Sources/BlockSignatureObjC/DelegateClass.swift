@@ -3,9 +3,9 @@ import BlockSignatureFFI
 import CBlockSignatureObjC
 
 /// The class behind the dynamic delegates of one protocol and method list: a subclass of
-/// `NSObject` made at run time, with one libffi closure per method and an instance variable
-/// that leads each instance to its own ``DelegateState``. Made once, kept for the process's
-/// life (GCC's runtime cannot remove a registered class).
+/// GNUstep's `NSProxy` made at run time, with one libffi closure per method and an instance
+/// variable that leads each instance to its own ``DelegateState``. Made once, kept for the
+/// process's life (GCC's runtime cannot remove a registered class).
 final class DelegateClass: @unchecked Sendable {
   /// A protocol method and what its closure calls with.
   struct Method {
@@ -50,7 +50,7 @@ final class DelegateClass: @unchecked Sendable {
 
   private init(protocolName: String, methods: [ObjCMethodDescription], serial: Int) throws(ObjCError) {
     try ObjCRuntime.loadFoundation()
-    let root = try ObjCClass(named: "NSObject")
+    let root = try ObjCClass(named: "NSProxy")
     let builder = try ObjCClassBuilder(name: "BlockSignatureDelegate_\(protocolName)_\(serial)", superclass: root)
     try builder.addInstanceVariable(Self.stateVariable, types: "^v")
     if let adopted = try? ObjCProtocol(named: protocolName) { try builder.addProtocol(adopted) }
@@ -71,8 +71,8 @@ final class DelegateClass: @unchecked Sendable {
     self.methods = prepared
     self.index = index
     objcClass = builder.objcClass
-    try addProtocolMethods(root: root)
-    try addObjectMethods(root: root)
+    try addProtocolMethods()
+    try addObjectMethods()
     try builder.register()
     guard let offset = objcClass.instanceVariableOffset(Self.stateVariable) else {
       throw ObjCError(kind: .refused, message: "\(objcClass) lost its state variable")
@@ -81,7 +81,7 @@ final class DelegateClass: @unchecked Sendable {
   }
 
   /// One closure per protocol method; its user data is the method's ``Entry``.
-  private func addProtocolMethods(root: ObjCClass) throws(ObjCError) {
+  private func addProtocolMethods() throws(ObjCError) {
     for (position, method) in methods.enumerated() {
       let closure: FFIClosure
       let entry = Entry(owner: self, index: position)
@@ -100,41 +100,6 @@ final class DelegateClass: @unchecked Sendable {
       let types = method.description.signature.description
       guard cbo_class_add_method(objcClass.pointer, method.description.selector.pointer, closure.code, types) != 0
       else { throw ObjCError(kind: .refused, message: "\(objcClass) refused \(method.description.selector)") }
-    }
-  }
-
-  /// `respondsToSelector:`, `forwardingTargetForSelector:` and `dealloc`, answered per instance.
-  private func addObjectMethods(root: ObjCClass) throws(ObjCError) {
-    let responds: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> UInt8 = {
-      object, _, selector in
-      guard let object, let selector else { return 0 }
-      return DelegateState.of(object)?.responds(to: Selector(selector), object: object) == true ? 1 : 0
-    }
-    let forwarding: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> UnsafeRawPointer? = {
-      object, _, selector in
-      guard let object, let selector else { return nil }
-      return DelegateState.of(object)?.forwardingTarget(for: Selector(selector))
-    }
-    let dealloc: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Void = { object, selector in
-      guard let object, let selector else { return }
-      DelegateState.detach(from: object)
-      let superclass = ObjCClass(of: object).superclass!
-      let inherited = unsafeBitCast(
-        cbo_method_get_implementation(superclass.instanceMethod("dealloc")!.pointer),
-        to: (@convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> Void).self)
-      inherited(object, selector)
-    }
-    let overrides: [(Selector, UnsafeRawPointer)] = [
-      ("respondsToSelector:", unsafeBitCast(responds, to: UnsafeRawPointer.self)),
-      ("forwardingTargetForSelector:", unsafeBitCast(forwarding, to: UnsafeRawPointer.self)),
-      ("dealloc", unsafeBitCast(dealloc, to: UnsafeRawPointer.self)),
-    ]
-    for (selector, implementation) in overrides {
-      guard let inherited = root.instanceMethod(selector) else {
-        throw ObjCError(kind: .unknownSelector, message: "\(root) has no \(selector)")
-      }
-      guard cbo_class_add_method(objcClass.pointer, selector.pointer, implementation, inherited.typeEncoding) != 0
-      else { throw ObjCError(kind: .refused, message: "\(objcClass) refused \(selector)") }
     }
   }
 }

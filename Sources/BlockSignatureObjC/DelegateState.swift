@@ -54,23 +54,6 @@ final class DelegateState: @unchecked Sendable {
     Unmanaged<DelegateState>.fromOpaque(state).release()
   }
 
-  /// Whether the delegate answers `selector`: a protocol method with a block, or one the real
-  /// delegate answers; any other selector its class or the real delegate answers.
-  func responds(to selector: Selector, object: UnsafeRawPointer) -> Bool {
-    if let position = delegateClass.index[selector.name] {
-      if implementations.withLock({ $0[position] != nil }) { return true }
-    } else if delegateClass.objcClass.instancesRespond(to: selector) {
-      return true
-    }
-    return realDelegate.map { ObjCClass(of: $0.pointer).instancesRespond(to: selector) } ?? false
-  }
-
-  /// The real delegate, for a selector the delegate's class has no method for.
-  func forwardingTarget(for selector: Selector) -> UnsafeRawPointer? {
-    guard let realDelegate, ObjCClass(of: realDelegate.pointer).instancesRespond(to: selector) else { return nil }
-    return realDelegate.pointer
-  }
-
   /// Answers a call of method `methodIndex`: its block, else the real delegate's
   /// implementation, else zero.
   static func respond(
@@ -92,9 +75,7 @@ final class DelegateState: @unchecked Sendable {
       else { return }
       let error = ObjCExceptions.error(for: raised, while: "the block implementing \(selector)")
       implementation.failure.respond(to: error, result: result, interface: interface, what: "a delegate's block")
-    } else if let real = state.realDelegate,
-      ObjCClass(of: real.pointer).instancesRespond(to: selector)
-    {
+    } else if let real = state.realDelegate, state.realDelegateResponds(to: selector) {
       guard
         let raised = MethodCall.forward(
           to: real.pointer, selector: selector, method: interface, result: result, arguments: arguments)

@@ -18,13 +18,27 @@ public struct ObjCClass: Hashable, @unchecked Sendable, CustomStringConvertible 
     self.pointer = pointer
   }
 
-  /// The class called `name`. GNUstep's classes need GNUstep Base loaded: call
-  /// ``ObjCRuntime/loadFoundation()`` first, or use a library that links it.
+  /// The class called `name`. When the runtime has no such class and GNUstep Base is not
+  /// loaded yet, it is loaded (``ObjCRuntime/loadFoundation()``) and the name looked up again:
+  /// `ObjCClass(named: "NSObject")` works first thing.
   ///
-  /// - Throws: ``ObjCError/Kind/unknownClass``.
+  /// - Throws: ``ObjCError/Kind/unknownClass``, saying why GNUstep Base could not be loaded
+  ///   when it could not.
   public init(named name: String) throws(ObjCError) {
+    if let pointer = cbo_class_named(name) {
+      self.pointer = pointer
+      return
+    }
+    do {
+      try ObjCRuntime.loadFoundation()
+    } catch {
+      throw ObjCError(
+        kind: .unknownClass,
+        message: "no class is called \(name), and GNUstep Base, where Foundation's classes are, is not loaded: "
+          + "ObjCRuntime.loadFoundation() failed: \(error.message)")
+    }
     guard let pointer = cbo_class_named(name) else {
-      throw ObjCError(kind: .unknownClass, message: "no class is called \(name)")
+      throw ObjCError(kind: .unknownClass, message: "no class is called \(name) (GNUstep Base is loaded)")
     }
     self.pointer = pointer
   }

@@ -118,7 +118,7 @@ public final class ObjCDynamicDelegate: @unchecked Sendable {
 
   /// What `respondsToSelector:` answers for `selector`.
   public func responds(to selector: Selector) -> Bool {
-    state.responds(to: selector, object: object.pointer)
+    state.responds(to: selector)
   }
 
   private func position(of selector: Selector) throws(ObjCError) -> Int {

@@ -11,7 +11,9 @@ extension ObjCMessage {
   /// class forwards no invocations, the receiver's `doesNotRecognizeSelector:` raises as the
   /// runtime's forwarding would, and its exception comes back as an error.
   ///
-  /// - Throws: ``ObjCError/Kind/exception`` (GNUstep's `NSInvalidArgumentException`).
+  /// - Throws: ``ObjCError/Kind/unknownSelector`` with the exception `doesNotRecognizeSelector:`
+  ///   raised (GNUstep's `NSInvalidArgumentException`), or ``ObjCError/Kind/exception`` when
+  ///   `forwardingTargetForSelector:` raises.
   func answeringReceiver(_ receiver: UnsafeRawPointer) throws(ObjCError) -> UnsafeRawPointer {
     // The class that answered last time answers again (methods are added, never taken away).
     let receiverClass = UInt(bitPattern: cbo_object_get_class(receiver))
@@ -32,19 +34,35 @@ extension ObjCMessage {
         continue
       }
       guard Self.forwardsNoInvocations(objcClass) else { return current }
-      try ObjCMessages.sendObject(current, "doesNotRecognizeSelector:", selector.pointer)
+      try refuse(current, objcClass)
       return current  // a doesNotRecognizeSelector: that returns: the runtime's forwarding decides
     }
     return current
   }
 
-  /// Whether instances of `objcClass` keep `NSObject`'s `forwardInvocation:` (which refuses
-  /// every invocation).
+  /// Sends `doesNotRecognizeSelector:` to `receiver`, and reports the exception it raises as the
+  /// unknown selector it is.
+  private func refuse(_ receiver: UnsafeRawPointer, _ objcClass: ObjCClass) throws(ObjCError) {
+    do {
+      try ObjCMessages.sendObject(receiver, "doesNotRecognizeSelector:", selector.pointer)
+    } catch {
+      let sign = objcClass.isMetaclass ? "+" : "-"
+      throw ObjCError(
+        kind: .unknownSelector,
+        message: "\(sign)[\(objcClass.name) \(selector)]: no method answers it, and nothing it forwards to does"
+          + (error.exceptionName.map { " (\($0)\(error.exceptionReason.map { ": \($0)" } ?? ""))" } ?? ""),
+        exceptionName: error.exceptionName, exceptionReason: error.exceptionReason)
+    }
+  }
+
+  /// Whether instances of `objcClass` use `NSObject`'s `forwardInvocation:` (which forwards
+  /// only to `forwardingTargetForSelector:`'s answer, and refuses every other invocation):
+  /// `NSObject`'s subclasses that keep it, and the dynamic delegates, which take it over.
   private static func forwardsNoInvocations(_ objcClass: ObjCClass) -> Bool {
-    guard let root = try? ObjCClass(named: "NSObject"), objcClass.isSubclass(of: root) || objcClass == root.metaclass
-    else { return false }
+    guard let root = try? ObjCClass(named: "NSObject") else { return false }
     let selector: Selector = "forwardInvocation:"
-    guard let own = objcClass.instanceMethod(selector) else { return true }
+    let isObject = objcClass.isSubclass(of: root) || objcClass == root.metaclass
+    guard let own = objcClass.instanceMethod(selector) else { return isObject }
     let inherited = objcClass.isMetaclass ? root.metaclass.instanceMethod(selector) : root.instanceMethod(selector)
     return own.implementation == inherited?.implementation
   }

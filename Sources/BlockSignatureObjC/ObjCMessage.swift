@@ -92,6 +92,7 @@ public final class ObjCMessage: @unchecked Sendable {
   public func send(to receiver: UnsafeRawPointer?, _ arguments: [CValue]) throws(ObjCError) -> CValue {
     try checkArgumentCount(arguments.count)
     guard let original = receiver else { return interface.zeroResult() }
+    cbo_autorelease_pool_ensure()
     let receiver = try answeringReceiver(original)
     return try call(cbo_msg_lookup(receiver, selector.pointer), receiver: receiver, arguments)
   }
@@ -111,6 +112,7 @@ public final class ObjCMessage: @unchecked Sendable {
     to receiver: UnsafeRawPointer, implementation: UnsafeRawPointer, _ arguments: [CValue]
   ) throws(ObjCError) -> CValue {
     try checkArgumentCount(arguments.count)
+    cbo_autorelease_pool_ensure()
     return try call(implementation, receiver: receiver, arguments)
   }
 
@@ -153,6 +155,7 @@ public final class ObjCMessage: @unchecked Sendable {
       result?.initializeMemory(as: UInt8.self, repeating: 0, count: interface.returnShape.resultBytes)
       return
     }
+    cbo_autorelease_pool_ensure()
     var receiver = try answeringReceiver(original)
     var selectorPointer = selector.pointer
     let implementation = cbo_msg_lookup(receiver, selectorPointer)

@@ -94,10 +94,7 @@ public final class ObjCObject: @unchecked Sendable, Hashable, CustomStringConver
   /// - Throws: ``ObjCError/Kind/invalidCall`` when the method does not return an object.
   public func sendForObject(_ selector: Selector, _ arguments: CValue...) throws(ObjCError) -> ObjCObject? {
     let message = try ObjCMessage.prepared(selector, receiver: pointer)
-    guard message.signature.encoding.returnType.unqualified.isObjectPointer else {
-      throw ObjCError(
-        kind: .invalidCall, message: "\(selector) returns \(message.signature.encoding.returnType), not an object")
-    }
+    try message.requireObjectResult(sentTo: "-[\(objectClass.name) \(selector)]")
     guard case .pointer(let address) = try message.send(to: pointer, arguments),
       let object = UnsafeRawPointer(bitPattern: address)
     else { return nil }
@@ -132,6 +129,20 @@ extension CValue {
 
   /// A class argument (`Class`).
   public static func objcClass(_ objcClass: ObjCClass) -> CValue { .pointer(UInt(bitPattern: objcClass.pointer)) }
+}
+
+extension ObjCMessage {
+  /// Throws unless the method returns an object, a class or a block: what a result wrapped in
+  /// an ``ObjCObject`` (and so sent `retain`) must be. `what` names the method in the error.
+  func requireObjectResult(sentTo what: String) throws(ObjCError) {
+    let returnType = signature.encoding.returnType
+    guard !returnType.unqualified.isObjectPointer else { return }
+    throw ObjCError(
+      kind: .invalidCall,
+      message:
+        "\(what) returns \(returnType) (\(returnType.cDeclaration(for: signature.model))), not an object: send it with send(_:_:)"
+    )
+  }
 }
 
 extension TypeEncoding {

@@ -79,6 +79,7 @@ enum ObjCMessages {
   static func sendObject(
     _ receiver: UnsafeRawPointer?, _ selector: Selector, _ argument: UnsafeRawPointer? = nil
   ) throws(ObjCError) -> UnsafeRawPointer? {
+    cbo_autorelease_pool_ensure()
     var raised: UnsafeRawPointer? = nil
     let result = cbo_send_catching(receiver, selector.pointer, argument, &raised)
     if let raised { throw ObjCExceptions.error(for: raised, while: "sending \(selector)") }

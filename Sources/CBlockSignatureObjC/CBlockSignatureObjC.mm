@@ -13,6 +13,8 @@
 #include <link.h>
 #include <stdlib.h>
 
+#include <atomic>
+
 typedef struct objc_object *id;
 typedef struct objc_class *Class;
 typedef struct objc_selector *SEL;
@@ -87,6 +89,27 @@ const void *cbo_send_catching(const void *receiver, const void *selector, const 
     *raised = exception;
   }
   return NULL;
+}
+
+// The pool class once GNUstep Base is found; whether this thread has been seen with it.
+static std::atomic<const void *> cbo_pool_class{nullptr};
+static thread_local bool cbo_pool_checked = false;
+
+int cbo_autorelease_pool_ensure(void) {
+  if (cbo_pool_checked) return 0;
+  Class poolClass = (Class)cbo_pool_class.load(std::memory_order_acquire);
+  if (poolClass == nullptr) {
+    poolClass = objc_lookUpClass("NSAutoreleasePool");
+    if (poolClass == nullptr) return 0;  // not loaded yet: look again next time
+    cbo_pool_class.store((const void *)poolClass, std::memory_order_release);
+  }
+  cbo_pool_checked = true;
+  SEL current = sel_registerName("currentPool");
+  id pool = ((id (*)(id, SEL))objc_msg_lookup((id)poolClass, current))((id)poolClass, current);
+  if (pool != nullptr) return 0;
+  SEL make = sel_registerName("new");
+  ((id (*)(id, SEL))objc_msg_lookup((id)poolClass, make))((id)poolClass, make);
+  return 1;
 }
 
 const void *cbo_sel_register_name(const char *name) { return sel_registerName(name); }

@@ -162,11 +162,42 @@ import Testing
       // No method, no types: refused before anything is sent.
       let unknown = #expect(throws: ObjCError.self) { try array.send("noSuchMethodAt:", .unsigned(1)) }
       #expect(unknown?.kind == .unknownSelector)
-      // Sent anyway with declared types: GNUstep's forwarding raises.
+      // Sent anyway with declared types: an unknown selector still, with the exception
+      // doesNotRecognizeSelector: raised.
       let declared = try ObjCMessage("noSuchMethodAt:", types: "@24@0:8Q16")
       let raised = #expect(throws: ObjCError.self) { try declared.send(to: array.pointer, [.unsigned(1)]) }
-      #expect(raised?.kind == .exception)
+      #expect(raised?.kind == .unknownSelector)
       #expect(raised?.exceptionName == "NSInvalidArgumentException")
+      #expect(raised?.message.hasPrefix("-[\(array.objectClass.name) noSuchMethodAt:]") == true)
+      #expect(raised?.message.contains("sending doesNotRecognizeSelector:") == false)
+    }
+  }
+
+  /// A result wrapped as an object must be one: an integer or a function pointer is refused
+  /// before the message is sent, by the class, the instance and the initializer entry points.
+  @Test func resultsThatAreNotObjectsAreRefusedBeforeSending() throws {
+    let string = try ObjCClass(named: "NSString")
+    let encoding = #expect(throws: ObjCError.self) { try string.sendForObject("defaultCStringEncoding") }
+    #expect(encoding?.kind == .invalidCall)
+    #expect(
+      encoding?.message.hasPrefix("+[NSString defaultCStringEncoding] returns ") == true, "\(encoding?.message ?? "")")
+    #expect(encoding?.message.contains("not an object") == true)
+    #expect(try string.send("defaultCStringEncoding") != .void)
+    let object = try ObjCClass(named: "NSObject")
+    let function = #expect(throws: ObjCError.self) {
+      try object.sendForObject("instanceMethodForSelector:", .selector("description"))
+    }
+    #expect(function?.kind == .invalidCall)
+    #expect(function?.message.contains("^?") == true)
+    let instance = try object.makeInstance()
+    let hash = #expect(throws: ObjCError.self) { try instance.sendForObject("hash") }
+    #expect(hash?.kind == .invalidCall)
+    let initializer = #expect(throws: ObjCError.self) { try object.makeInstanceAllocated("hash") }
+    #expect(initializer?.kind == .invalidCall)
+    // Objects and classes still come back.
+    try ObjCRuntime.withAutoreleasePool { () throws -> Void in
+      #expect(try object.sendForObject("class") != nil)
+      #expect(try instance.sendForObject("description") != nil)
     }
   }
 

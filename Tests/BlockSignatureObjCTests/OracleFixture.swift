@@ -112,6 +112,11 @@ enum OracleFixture {
     id oracle_real_xml_delegate(void) { bs_real_comments[0] = 0; return [BSRealXMLDelegate new]; }
     const char *oracle_real_xml_comments(void) { return bs_real_comments; }
     void oracle_send_raise(id o) { [o performSelector: @selector(bs_raise)]; }
+    // The name of the exception a message without arguments raises, or NULL when it returns.
+    const char *oracle_raised_by(id o, SEL s) {
+      @try { [o performSelector: s]; } @catch (NSException *e) { return [[e name] UTF8String]; }
+      return NULL;
+    }
     """#
 
   /// The loaded library (compiled once per test process).

@@ -10,7 +10,8 @@ import Testing
 /// GNUstep's `NSXMLParser` driven with a dynamic delegate whose methods are Swift closures (one
 /// a ``DynamicBlock``, one a clang block from a fixture), one method left to a real delegate
 /// compiled by gcc: the events must be those Python's expat reports for the same document.
-@Suite struct XMLParserDelegateTests {
+/// Serialized: the real delegates record comments in one buffer of the fixture.
+@Suite(.serialized) struct XMLParserDelegateTests {
   static let document = """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE doc [<!ENTITY who "wörld">]>
@@ -114,6 +115,55 @@ import Testing
     let output = try Toolchain.run("/usr/bin/env", ["python3", "-c", script], stdin: document)
     try #require(output.status == 0, "python3: \(output.stderr)")
     return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String]])
+  }
+
+  /// Parses ``document`` with `delegate` (an object) as the parser's delegate.
+  static func parse(delegate: UnsafeRawPointer) throws -> CValue {
+    try ObjCRuntime.withAutoreleasePool { () throws -> CValue in
+      let text = try ObjCObject(string: Self.document)
+      let data = try #require(try text.sendForObject("dataUsingEncoding:", .unsigned(4)))  // NSUTF8StringEncoding
+      let parser = ObjCObject(
+        adopting: try #require(
+          try ObjCClass(named: "NSXMLParser").makeInstanceAllocated("initWithData:", .object(data))))
+      try parser.send("setDelegate:", .pointer(UInt(bitPattern: delegate)))
+      return try parser.send("parse")
+    }
+  }
+
+  /// Methods typed in, as the README does, without `parser:foundComment:`: the comments reach
+  /// the real delegate (through `respondsToSelector:`, `methodForSelector:` and GNUstep's
+  /// forwarding), as they do when the compiled delegate is the parser's own.
+  @Test func theRealDelegateGetsWhatNoMethodListed() throws {
+    try ObjCRuntime.loadFoundation()
+    let makeReal = try OracleFixture.function(
+      "oracle_real_xml_delegate", as: (@convention(c) () -> UnsafeRawPointer).self)
+    let realComments = try OracleFixture.function(
+      "oracle_real_xml_comments", as: (@convention(c) () -> UnsafePointer<CChar>).self)
+    let compiled = ObjCObject(adopting: makeReal())
+    #expect(try Self.parse(delegate: compiled.pointer) == .unsigned(1))
+    let alone = String(cString: realComments())
+    #expect(alone == " a comment ")
+
+    let real = ObjCObject(adopting: makeReal())
+    let delegate = try ObjCDynamicDelegate(
+      protocolName: "NSXMLParserDelegate",
+      methods: [
+        ObjCMethodDescription(selector: "parserDidStartDocument:", types: "v24@0:8@16"),
+        ObjCMethodDescription(
+          selector: "parser:didStartElement:namespaceURI:qualifiedName:attributes:", types: "v56@0:8@16@24@32@40@48"),
+        ObjCMethodDescription(selector: "parser:foundCharacters:", types: "v32@0:8@16@24"),
+        ObjCMethodDescription(selector: "parserDidEndDocument:", types: "v24@0:8@16"),
+      ], realDelegate: real)
+    let elements = Recorder()
+    try delegate.implement("parser:didStartElement:namespaceURI:qualifiedName:attributes:") { arguments in
+      elements.record(["start", try Self.string(arguments[1])])
+      return .void
+    }
+    #expect(delegate.responds(to: "parser:foundComment:"))
+    #expect(delegate.responds(to: "parser:foundCharacters:"))
+    #expect(try Self.parse(delegate: delegate.object.pointer) == .unsigned(1))
+    #expect(String(cString: realComments()) == alone)
+    #expect(elements.events.withLock { $0.map { $0[1] } } == ["doc", "p:greeting", "empty", "code"])
   }
 
   @Test func parsesAsExpatDoes() throws {

@@ -40,6 +40,12 @@ const void *_Nullable cbo_send_catching(const void *_Nullable receiver, const vo
                                         const void *_Nullable argument,
                                         const void *_Nullable *_Nonnull raised);
 
+/// Makes sure the calling thread has an autorelease pool once GNUstep Base is loaded: the
+/// first time a thread comes here with none in place, a pool is made that stays at the bottom
+/// of the thread's stack of pools for the thread's life. Later calls on the thread return at
+/// once. Returns 1 when it made the pool.
+int cbo_autorelease_pool_ensure(void);
+
 // Selectors.
 const void *cbo_sel_register_name(const char *name);
 const char *cbo_sel_get_name(const void *selector);

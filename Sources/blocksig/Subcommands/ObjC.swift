@@ -86,7 +86,7 @@ extension BlockSig.ObjC {
       do {
         description = try reader.objcProtocol(header: header, named: protocolName, includingAdopted: adopted)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.message)
+        throw Diagnostics.fail(error.exitStatus, error.commandLineMessage)
       }
       if jsonOption.json {
         try JSONOutput.print(ObjCProtocolReportV1(description, header: header))

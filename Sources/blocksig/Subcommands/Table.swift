@@ -55,7 +55,7 @@ extension BlockSig {
       do {
         table = try reader.table(header: header, struct: record)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.message)
+        throw Diagnostics.fail(error.exitStatus, error.commandLineMessage)
       }
       if jsonOption.json {
         try JSONOutput.print(TableReportV1(table))

@@ -11,3 +11,12 @@ extension HeaderReaderError {
     }
   }
 }
+
+extension HeaderReaderError {
+  /// The message as blocksig prints it: the library's advice to give `HeaderReader(clang:)` a
+  /// path becomes the option that does it.
+  var commandLineMessage: String {
+    guard kind == .compilerNotFound, let advice = message.firstRange(of: " (give ") else { return message }
+    return message[..<advice.lowerBound] + " (give --clang PATH)"
+  }
+}
