@@ -20,4 +20,4 @@ mkdir -p "$(dirname "$output")"
 # shellcheck disable=SC2046  # gnustep-config prints several words.
 "$clang" -std=gnu11 -O2 -shared -fPIC -DCBO_BLOCK_CLASSES_AT_LOAD \
   -I "$root/Sources/CBlockSignatureObjC/include" "$root/Sources/CBlockSignatureObjC/BlockClasses.c" \
-  -o "$output" $(gnustep-config --base-libs)
+  -Wl,-soname,"$(basename "$output")" -o "$output" $(gnustep-config --base-libs)

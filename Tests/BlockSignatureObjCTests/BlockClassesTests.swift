@@ -1,6 +1,7 @@
 import BlockSignatureFFI
 import BlockSignatureObjC
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -88,6 +89,46 @@ import Testing
     }
   }
 
+  @Test func swiftBlocksRunAsOperationsOnGNUstepsQueue() throws {
+    try ObjCRuntime.installBlockClasses()
+    let counter = LifetimeCounter()
+    let ran = Mutex<[Int]>([])
+    try ObjCRuntime.withAutoreleasePool {
+      let queue = try ObjCClass(named: "NSOperationQueue").makeInstance()
+      for number in 1...4 {
+        let token = counter.token()
+        let work: @convention(block) () -> Void = {
+          withExtendedLifetime(token) { ran.withLock { $0.append(number) } }
+        }
+        let operation = try withExtendedLifetime(work) {
+          try ObjCClass(named: "NSBlockOperation").sendForObject(
+            "blockOperationWithBlock:", .pointer(UInt(bitPattern: unsafeBitCast(work, to: UnsafeRawPointer.self))))
+        }
+        try queue.send("addOperation:", .object(operation))
+      }
+      try queue.send("waitUntilAllOperationsAreFinished")
+    }
+    #expect(ran.withLock { $0.sorted() } == [1, 2, 3, 4])
+    // The operations and their blocks go when the queue's threads let go of them.
+    for _ in 0..<500 where counter.count < 4 { usleep(10_000) }
+    #expect(counter.count == 4)
+  }
+
+  @Test func startingAnOperationRunsItsSwiftBlock() throws {
+    try ObjCRuntime.installBlockClasses()
+    let ran = Mutex(0)
+    try ObjCRuntime.withAutoreleasePool {
+      let work: @convention(block) () -> Void = { ran.withLock { $0 += 1 } }
+      let operation = try withExtendedLifetime(work) {
+        try ObjCClass(named: "NSBlockOperation").sendForObject(
+          "blockOperationWithBlock:", .pointer(UInt(bitPattern: unsafeBitCast(work, to: UnsafeRawPointer.self))))
+      }
+      try operation?.send("start")
+      #expect(try operation?.send("isFinished") == .unsigned(1))
+    }
+    #expect(ran.withLock { $0 } == 1)
+  }
+
   @Test func compiledObjectiveCRunsBlockOperationsOnlyWithTheClasses() throws {
     let program = try BlockOperationsProgram()
     defer { try? FileManager.default.removeItem(at: program.folder) }
@@ -162,7 +203,8 @@ struct BlockOperationsProgram {
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let objcFlags = try GNUstepPrograms.config("--objc-flags").filter { $0.hasPrefix("-I") || $0.hasPrefix("-D") }
     let blocksRuntime = ["-L", runtime, "-lBlocksRuntime", "-Wl,-rpath,\(runtime)"]
-    let classes = linkingBlockClasses ? [library.path, "-Wl,-rpath,\(folder.path)"] : []
+    let classes =
+      linkingBlockClasses ? ["-L", folder.path, "-lBlockSignatureBlockClasses", "-Wl,-rpath,\(folder.path)"] : []
     let program = folder.appendingPathComponent(
       "BlockOperations-\(linkingBlockClasses)-\(blocksRuntimeFirst)"
     ).path
