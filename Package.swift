@@ -57,7 +57,10 @@ let package = Package(
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
     .target(
       name: "BlockSignatureObjC",
-      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "CBlockSignatureObjC", "CFFI"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders", "CBlockSignatureObjC",
+        "CFFI",
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

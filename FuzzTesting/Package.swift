@@ -29,6 +29,14 @@ let package = Package(
         .product(name: "BlockSignatureBinary", package: "BlockSignature"),
       ],
       swiftSettings: swiftSettings),
+    // The check before dlopen, and dlopen of what it lets through (in a forked child).
+    .executableTarget(
+      name: "FuzzLibraryLoad",
+      dependencies: [
+        .product(name: "BlockSignatureBinary", package: "BlockSignature"),
+        .product(name: "BlockSignatureRuntime", package: "BlockSignature"),
+      ],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzCompatibility",
       dependencies: [.product(name: "BlockSignature", package: "BlockSignature")],

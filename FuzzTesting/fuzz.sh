@@ -33,7 +33,7 @@ fi
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(FuzzTypeEncoding FuzzSignature FuzzBinaryScanner FuzzExtendedLayout)
+  targets=(FuzzTypeEncoding FuzzSignature FuzzBinaryScanner FuzzLibraryLoad FuzzExtendedLayout)
   [ -d Sources/FuzzCompatibility ] && targets+=(FuzzCompatibility)
   targets+=(FuzzSwiftType FuzzCallbackTable FuzzCValueJSON FuzzTypedCall)
 fi
@@ -61,6 +61,8 @@ for target in "${targets[@]}"; do
   asan="${ASAN_OPTIONS:-}"
   case "$target" in
     FuzzBinaryScanner) dict=Dictionaries/binary.dict; max_len=16384 ;;
+    # A library loaded in a forked child stays mapped there only; the parent keeps nothing.
+    FuzzLibraryLoad) dict=Dictionaries/binary.dict; max_len=16384 ;;
     FuzzExtendedLayout) dict=""; max_len=256 ;;
     FuzzCompatibility) dict=Dictionaries/encoding.dict; max_len=1024 ;;
     FuzzSwiftType) dict=Dictionaries/swift.dict; max_len=1024 ;;

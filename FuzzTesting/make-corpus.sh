@@ -5,6 +5,7 @@
 #   FuzzBinaryScanner  small clang-made objects: ELF64/ELF32/aarch64 objects, x86_64 and aarch64
 #                      shared libraries, a fixed-address x86_64 executable, Mach-O objects
 #                      (arm64, arm64e, x86_64) and an `ar` archive
+#   FuzzLibraryLoad    the x86_64 and aarch64 shared libraries above, and one cut to 4 KiB
 #   FuzzCompatibility  pairs of those signatures separated by a NUL byte
 #   FuzzExtendedLayout byte-form and inline-form extended layouts
 # Run from anywhere; needs clang (next to swift) and llvm-ar or ar.
@@ -126,6 +127,12 @@ strip_tool="$(dirname "$clang")/llvm-strip"; [ -x "$strip_tool" ] || strip_tool=
 "$strip_tool" --strip-all -o "$corpus/FuzzBinaryScanner/x86_64-linux-gnu-stripped.so" "$work/b.so"
 ar_tool="$(dirname "$clang")/llvm-ar"; [ -x "$ar_tool" ] || ar_tool="$(command -v ar)"
 (cd "$work" && "$ar_tool" rc "$corpus/FuzzBinaryScanner/archive.a" x86_64-linux-gnu.o)
+# The loading path: the same shared libraries, whole and cut to their first 4 KiB.
+rm -rf "$corpus/FuzzLibraryLoad" && mkdir -p "$corpus/FuzzLibraryLoad"
+for library in x86_64-linux-gnu.so x86_64-linux-gnu-stripped.so aarch64-linux-gnu.so; do
+  cp "$corpus/FuzzBinaryScanner/$library" "$corpus/FuzzLibraryLoad/$library"
+done
+head -c 4096 "$corpus/FuzzBinaryScanner/x86_64-linux-gnu.so" > "$corpus/FuzzLibraryLoad/x86_64-linux-gnu-truncated-4k"
 
 # Extended layouts: byte strings ending in 0x00, and 8-byte little-endian inline words.
 printf '\x00' > "$corpus/FuzzExtendedLayout/empty"

@@ -86,9 +86,12 @@ func system_find3(_ start: UnsafeRawPointer, _ count: Int, _ a: UInt8, _ b: UInt
 
 // MARK: - The dynamic linker, files and /proc (used by BlockSignatureRuntime)
 
-/// `dlopen`: nil `path` is the main program. `onlyIfLoaded` adds `RTLD_NOLOAD`.
-package func system_dlopen(_ path: String?, onlyIfLoaded: Bool = false) -> UnsafeMutableRawPointer? {
-  dlopen(path, (onlyIfLoaded ? RTLD_LAZY | RTLD_NOLOAD : RTLD_NOW) | RTLD_LOCAL)
+/// `dlopen`: nil `path` is the main program. `onlyIfLoaded` adds `RTLD_NOLOAD`; `global` makes
+/// the library's symbols available to the libraries loaded after it (`RTLD_GLOBAL`).
+package func system_dlopen(_ path: String?, onlyIfLoaded: Bool = false, global: Bool = false)
+  -> UnsafeMutableRawPointer?
+{
+  dlopen(path, (onlyIfLoaded ? RTLD_LAZY | RTLD_NOLOAD : RTLD_NOW) | (global ? RTLD_GLOBAL : RTLD_LOCAL))
 }
 
 /// The size of a memory page: mappings start and end at its multiples.
@@ -160,4 +163,91 @@ package func system_readProcFile(_ path: String, limit: Int = 64 << 20) -> Resul
     bytes.append(contentsOf: chunk[0..<count])
   }
   return .success(bytes)
+}
+
+// MARK: - Pipes and child processes (used by BlockSignatureRuntime's ContainedRun)
+
+/// A pipe whose two ends are close-on-exec: a forked child holds the write end, a program it
+/// runs with `exec` does not.
+package func system_pipe() -> Result<(read: Int32, write: Int32), SystemCallError> {
+  var ends: [Int32] = [-1, -1]
+  guard pipe(&ends) == 0 else { return .failure(SystemCallError(call: "pipe", code: errno)) }
+  for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+  return .success((ends[0], ends[1]))
+}
+
+/// `write` of all of `bytes` (retrying on EINTR and short writes); false when it failed.
+@discardableResult
+package func system_writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+  var offset = 0
+  while offset < bytes.count {
+    let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return false
+    }
+    offset += count
+  }
+  return true
+}
+
+/// Everything a pipe holds until every writer has closed it, at most `limit` bytes; with
+/// `nonBlocking`, stops at what is there now instead of waiting for writers.
+package func system_readPipe(_ fd: Int32, limit: Int, nonBlocking: Bool) -> [UInt8] {
+  if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while bytes.count < limit {
+    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    if count <= 0 { break }
+    bytes.append(contentsOf: chunk[0..<count])
+  }
+  return bytes
+}
+
+/// `close`.
+package func system_close(_ fd: Int32) { _ = close(fd) }
+
+/// `fflush` of standard output and standard error, before a fork (a buffer both processes
+/// held would be written twice).
+package func system_flushStandardStreams() {
+  _ = fflush(stdout)
+  _ = fflush(stderr)
+}
+
+/// `_exit`: ends a forked child at once, after flushing what it printed (no `atexit`
+/// handlers of the parent's run twice).
+package func system_exitChild(_ status: Int32) -> Never {
+  system_flushStandardStreams()
+  _exit(status)
+}
+
+/// The conventional name of a signal (`SIGSEGV`), or `signal N`.
+package func system_signalName(_ signal: Int32) -> String {
+  let names: [Int32: String] = [
+    SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGABRT: "SIGABRT",
+    SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
+    SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGUSR1: "SIGUSR1",
+    SIGUSR2: "SIGUSR2", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
+  ]
+  return names[signal] ?? "signal \(signal)"
+}
+
+/// The signals that mean the user stopped the program (an interrupt, a hang-up, a
+/// termination), as opposed to a crash.
+package let system_stopSignals: Set<Int32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
+
+/// The signals whose `si_addr` is the memory address a bad access was about.
+package let system_memoryFaultSignals: Set<Int32> = [SIGSEGV, SIGBUS]
+
+/// The value of the environment variable `name`, if set.
+package func system_environment(_ name: String) -> String? {
+  getenv(name).map { String(cString: $0) }
+}
+
+/// Whether `path` names a regular file (symbolic links followed).
+package func system_isRegularFile(_ path: String) -> Bool {
+  var info = stat()
+  return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }

@@ -1,3 +1,4 @@
+import BlockSignatureRuntime
 import CBlockSignatureObjC
 import Glibc
 
@@ -9,22 +10,21 @@ import Glibc
 ///
 /// The library stays loaded for the life of the process.
 public struct ObjCLibrary: Hashable, Sendable {
-  /// The path the dynamic linker loaded it from.
+  /// The file the library was loaded from.
   public let path: String
 
-  /// Loads `library` — a path, or a name the dynamic linker searches for as `dlopen` does —
-  /// with its symbols global, so its classes join the runtime.
+  /// Loads `library` — a path, or a bare name searched for as `dlopen` does — with its symbols
+  /// global, so its classes join the runtime. The file is checked before `dlopen` sees it, as
+  /// ``BlockSignatureRuntime/LoadedLibrary/init(loading:sharingSymbols:)`` checks it.
   ///
-  /// - Throws: ``ObjCError/Kind/refused`` with the dynamic linker's reason.
+  /// - Throws: ``ObjCError/Kind/refused``: no such library, a file that fails the check (what
+  ///   is wrong and where), or the dynamic linker's reason.
   public init(loading library: String) throws(ObjCError) {
-    guard let handle = dlopen(library, RTLD_NOW | RTLD_GLOBAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
-      throw ObjCError(kind: .refused, message: "\(library) cannot be loaded: \(reason)")
+    do {
+      path = try LoadedLibrary(loading: library, sharingSymbols: true).path
+    } catch {
+      throw ObjCError(kind: .refused, message: error.message)
     }
-    guard let path = cbo_library_path(handle) else {
-      throw ObjCError(kind: .refused, message: "\(library) was loaded, but the dynamic linker does not say from where")
-    }
-    self.path = String(cString: path)
   }
 
   /// The classes whose definitions lie in this library, sorted by name (classes made at run

@@ -1,40 +1,71 @@
 /// A shared library loaded into this process with `dlopen`, and the blocks it hands out.
 ///
-///     let library = try LoadedLibrary(path: ".build/debug/libBlockFixtures.so")
+///     let library = try LoadedLibrary(loading: ".build/debug/libBlockFixtures.so")
 ///     let block = try library.blockReturned(byFunction: "bf_int_int")
 ///     let info = try BlockInfo(inspecting: block)
 ///
-/// The library stays loaded for the life of the process (it is never closed), so the
-/// blocks it returns stay valid.
+/// Before `dlopen` sees the file, ``ELFLoadCheck`` checks it: a truncated or damaged library,
+/// or one for another machine, is refused with an error instead of crashing the process in the
+/// dynamic linker. Loading still runs the library's constructors: code nobody checked. The
+/// library stays loaded for the life of the process (it is never closed), so the blocks it
+/// returns stay valid.
 
 import BlockSignature
 import BlockSignatureBinary
 
 public struct LoadedLibrary: @unchecked Sendable {
-  /// The path the library was opened with.
+  /// The file the library was loaded from: the path given, or where the search for a bare
+  /// name found it.
   public let path: String
   private let handle: UnsafeMutableRawPointer
 
-  /// Opens the library with `dlopen(path, RTLD_NOW | RTLD_LOCAL)`.
+  /// Finds `library` as `dlopen` does (a name with a slash is a path; a bare name is searched
+  /// for, see ``LibrarySearch``), checks the file with ``ELFLoadCheck``, then opens it with
+  /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or `RTLD_GLOBAL` when `sharingSymbols` is true (its
+  /// symbols then serve the libraries loaded after it, as an Objective-C runtime's classes must).
   ///
-  /// - Throws: ``LoadedLibraryError`` with kind `noSuchFile`, or `cannotLoad` (with `dlerror`'s text, or
-  ///   "not a regular file").
-  public init(path: String) throws(LoadedLibraryError) {
+  /// - Throws: ``LoadedLibraryError`` with kind `noSuchFile` (no such file, or a bare name the
+  ///   search does not find), `notLoadable` (the file fails the check: its message says what
+  ///   and where), or `cannotLoad` (not a regular file, or `dlopen`'s refusal, with its text).
+  public init(loading library: String, sharingSymbols: Bool = false) throws(LoadedLibraryError) {
+    let path = try Self.checkedFile(for: library)
+    guard let handle = system_dlopen(path, global: sharingSymbols) else {
+      var reason = system_dlerror() ?? "dlopen failed"
+      // glibc starts its message with the file it opened: said once, not twice.
+      if reason.hasPrefix(path + ": ") { reason.removeFirst(path.count + 2) }
+      throw LoadedLibraryError(kind: .cannotLoad, message: "\(path): \(reason)")
+    }
+    self.path = path
+    self.handle = handle
+  }
+
+  /// The file `dlopen(library)` would load, found as ``LibrarySearch`` finds it, once it is
+  /// known to be readable, regular and fit to load (``ELFLoadCheck``): what every loader of
+  /// the project calls before `dlopen`.
+  ///
+  ///     let path = try LoadedLibrary.checkedFile(for: "libgnustep-base.so")
+  ///
+  /// - Throws: ``LoadedLibraryError`` with kind `noSuchFile`, `notLoadable` or `cannotLoad`
+  ///   (not a regular file).
+  public static func checkedFile(for library: String) throws(LoadedLibraryError) -> String {
+    guard let path = LibrarySearch.path(of: library) else {
+      throw LoadedLibraryError(
+        kind: .noSuchFile,
+        message:
+          "\(library): no such library (searched LD_LIBRARY_PATH, /etc/ld.so.cache and the default folders; write ./\(library) for a file in the current folder)"
+      )
+    }
     if case .failure(let error) = system_checkReadable(path) {
       // Missing or unreadable, or there but not a regular file (a directory, a FIFO).
       throw LoadedLibraryError(
         kind: error.explanation == nil ? .noSuchFile : .cannotLoad, message: "\(path): \(error.reason)")
     }
-    // dlopen searches the library path for a bare name; a path with a slash is taken as is.
-    let openPath = path.contains("/") ? path : "./" + path
-    guard let handle = system_dlopen(openPath) else {
-      var reason = system_dlerror() ?? "dlopen failed"
-      // glibc starts its message with the file it opened: said once, not twice.
-      if reason.hasPrefix(openPath + ": ") { reason.removeFirst(openPath.count + 2) }
-      throw LoadedLibraryError(kind: .cannotLoad, message: "\(path): \(reason)")
+    do {
+      try ELFLoadCheck.verify(fileAt: path)
+    } catch {
+      throw LoadedLibraryError(kind: .notLoadable, message: "\(path): \(error.message)", fileOffset: error.offset)
     }
-    self.path = path
-    self.handle = handle
+    return path
   }
 
   /// The address of a symbol the library (or a library it loads) defines.
@@ -93,6 +124,9 @@ public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvert
     /// `dlopen` refused the file, or it is not a regular file (a directory, a FIFO: not
     /// handed to `dlopen`, which would wait for a FIFO's writer).
     case cannotLoad
+    /// The file is not a shared library this machine can load: truncated, damaged, or for
+    /// another machine or byte order (``ELFLoadCheck`` said so before `dlopen` saw it).
+    case notLoadable
     /// No symbol of that name.
     case noSuchSymbol
     /// A function was expected but the symbol lies in memory that is not executable.
@@ -107,6 +141,7 @@ public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvert
       switch self {
       case .noSuchFile: "no such file"
       case .cannotLoad: "cannot load"
+      case .notLoadable: "not loadable"
       case .noSuchSymbol: "no such symbol"
       case .notAFunction: "not a function"
       case .notAVariable: "not a variable"
@@ -119,6 +154,15 @@ public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvert
   public var kind: Kind
   /// What went wrong, in words.
   public var message: String
+  /// For `notLoadable`: the offset in the file of what is wrong, when one place is.
+  public var fileOffset: UInt64?
+
+  /// Creates an error.
+  public init(kind: Kind, message: String, fileOffset: UInt64? = nil) {
+    self.kind = kind
+    self.message = message
+    self.fileOffset = fileOffset
+  }
 
   /// The message.
   public var description: String { message }

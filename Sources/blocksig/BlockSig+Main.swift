@@ -16,16 +16,25 @@ extension BlockSig {
       Diagnostics.command = (["blocksig"] + commandPath(to: type(of: command))).joined(separator: " ")
       try command.run()
     } catch {
-      let code = exitCode(for: error)
-      // Help, --version, and exit codes whose message was already written.
-      let message = fullMessage(for: error)
-      guard code != .success, !message.isEmpty else { exit(withError: error) }
-      let prefix = "Error: "
-      let text =
-        message.hasPrefix(prefix) ? "\(Diagnostics.command): error: \(message.dropFirst(prefix.count))" : message
-      Diagnostics.write(text.hasSuffix("\n") ? text : text + "\n")
-      Foundation.exit(code.rawValue)
+      Foundation.exit(exitStatus(reporting: error))
     }
+  }
+
+  /// Prints what `error` says, as argument-parser would but with the one error prefix, and
+  /// returns the status to exit with; help and `--version` print on standard output.
+  static func exitStatus(reporting error: any Error) -> Int32 {
+    let code = exitCode(for: error)
+    // Help, --version, and exit codes whose message was already written.
+    let message = fullMessage(for: error)
+    guard code != .success, !message.isEmpty else {
+      if !message.isEmpty { print(message) }
+      return code.rawValue
+    }
+    let prefix = "Error: "
+    let text =
+      message.hasPrefix(prefix) ? "\(Diagnostics.command): error: \(message.dropFirst(prefix.count))" : message
+    Diagnostics.write(text.hasSuffix("\n") ? text : text + "\n")
+    return code.rawValue
   }
 
   /// The names of the subcommands that lead from the root to `command` (`["objc", "classes"]`;

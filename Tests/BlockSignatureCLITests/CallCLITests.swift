@@ -254,8 +254,8 @@ import Testing
     #expect(missing.status == 66)
     #expect(
       missing.stderr
-        == "blocksig call: error: no-such-library.so: No such file or directory (--library takes a file path: "
-        + "give the library's full path)\n")
+        == "blocksig call: error: no-such-library.so: no such library (searched LD_LIBRARY_PATH, "
+        + "/etc/ld.so.cache and the default folders; write ./no-such-library.so for a file in the current folder)\n")
     let symbol = try failure("--symbol", "no_such_symbol")
     #expect(symbol.status == 66)
     #expect(

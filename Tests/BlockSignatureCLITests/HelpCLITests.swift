@@ -43,8 +43,9 @@ import Testing
 
     Exit codes: 0 success or compatible; 1 a check found errors; 64 usage error; 65
     malformed encoding, binary or header, not a block, or a call's arguments do not
-    fit; 66 unreadable input. dump goes on past a file it cannot read or decode and
-    exits 1 if any failed.
+    fit; 66 unreadable input; 70 a library's code crashed (inspect --library, call
+    and objc classes run it in a child process); 130 interrupted. dump goes on past
+    a file it cannot read or decode and exits 1 if any failed.
 
     USAGE: blocksig <subcommand>
 
@@ -123,13 +124,16 @@ import Testing
     running process.
 
     With --library, the block is either returned by a `const void *(*)(void)`
-    function (--symbol) or held in a global block variable (--variable). The
-    library is loaded with dlopen into this process, so its constructors run:
-    inspect only libraries you trust. --library takes a file path: a bare name such
-    as libfoo.so.1 is a file in the current folder, not looked up as dlopen would
-    (write its full path). --symbol calls the function it names: a function that is
-    not a block accessor (one that takes arguments, or returns no block) runs with
-    whatever its registers hold, and may crash or do harm.
+    function (--symbol) or held in a global block variable (--variable). --library
+    takes a path, or a bare name searched for as dlopen searches (LD_LIBRARY_PATH,
+    /etc/ld.so.cache, the default folders; ./NAME for a file in the current
+    folder). The file is checked before it is loaded (in range, for this machine).
+    Loading runs the library's code — its constructors, and the --symbol function —
+    in a child process of blocksig's, which prints the report: a crash there is
+    reported as an error (exit 70), never brings blocksig down. Still, that code
+    runs as you: inspect only libraries you trust. A --symbol function that is not
+    a block accessor (one that takes arguments, or returns no block) runs with
+    whatever its registers hold.
 
     With --pid and --address, the block at that address in another process is read
     (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope
@@ -146,14 +150,16 @@ import Testing
       blocksig inspect --pid 4242 --all --json
 
     Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a
-    block-looking object, 66 the library cannot be read or loaded, or has no such
-    symbol, or the process does not exist, may not be read or is a 32-bit program.
+    block-looking object, 66 the library cannot be found, read or loaded (a damaged
+    file: `FILE: error: …` says what is out of range), or has no such symbol, or
+    the process does not exist, may not be read or is a 32-bit program; 70 the
+    library's code crashed (the signal and where), 130 interrupted.
 
     USAGE: blocksig inspect [--library <library>] [--symbol <symbol>] [--variable <variable>] [--pid <pid>] [--address <address>] [--all] [--json] [--demangle] [--color-diagnostics] [--no-color-diagnostics]
 
     OPTIONS:
-      --library <library>     The shared library to load, as a file path (a bare
-                              name is a file in the current folder; no search).
+      --library <library>     The shared library to load: a path, or a bare name
+                              searched for as dlopen does.
       --symbol <symbol>       A function that takes no arguments and returns the
                               block; it is called.
       --variable <variable>   A global variable that holds the block.
@@ -180,12 +186,13 @@ import Testing
     parameter.
 
     The block is loaded as inspect loads it: returned by a `const void *(*)(void)`
-    function (--symbol) or held in a global block variable (--variable); the
-    library's constructors run, and the block really runs: call only libraries you
-    trust. --library takes a file path (a bare name is a file in the current
-    folder, not looked up as dlopen would); --symbol calls the function it names,
-    which must be a block accessor (a function that takes arguments or returns no
-    block may crash or do harm). The call follows the block's own signature, or
+    function (--symbol) or held in a global block variable (--variable), from a
+    library given by path or by a bare name searched for as dlopen searches; the
+    file is checked before it is loaded. The library's code — its constructors, the
+    --symbol function and the block itself — runs in a child process of blocksig's,
+    which prints the result: a crash there is an error (exit 70: "the block crashed
+    with SIGSEGV at …"), never brings blocksig down. That code runs as you: call
+    only libraries you trust. The call follows the block's own signature, or
     --signature (block, method or function form), which must fit the block's own at
     --level (the levels of check; default abi).
 
@@ -220,8 +227,10 @@ import Testing
     Exit codes: 0 the block was called, 64 usage error, 65 a wrong number of
     arguments, malformed JSON (with its byte offset), a value that does not fit its
     parameter, a type that cannot be called, a --signature that does not fit the
-    block (with check's diagnostics), or not a block; 66 the library cannot be read
-    or loaded, or has no such symbol.
+    block (with check's diagnostics), or not a block; 66 the library cannot be
+    found, read or loaded (a damaged file: `FILE: error: …` says what is out of
+    range), or has no such symbol; 70 the library's code or the block crashed (the
+    signal and where); 130 interrupted.
 
     USAGE: blocksig call --library <library> [--symbol <symbol>] [--variable <variable>] [--signature <signature>] [--level <level>] [--json] [<arg> ...] [--color-diagnostics] [--no-color-diagnostics]
 
@@ -229,8 +238,8 @@ import Testing
       <arg>                   One JSON value per parameter.
 
     OPTIONS:
-      --library <library>     The shared library to load, as a file path (a bare
-                              name is a file in the current folder; no search).
+      --library <library>     The shared library to load: a path, or a bare name
+                              searched for as dlopen does.
       --symbol <symbol>       A function that takes no arguments and returns the
                               block; it is called.
       --variable <variable>   A global variable that holds the block.
@@ -562,15 +571,17 @@ import Testing
     OVERVIEW: List the Objective-C classes a library defines, with their methods'
     types.
 
-    The library is loaded into blocksig's process (dlopen, so a name is searched
-    for as the dynamic linker searches; its constructors run: load only libraries
-    you trust), and GCC's Objective-C runtime, as Debian's GNUstep uses it, lists
-    the classes whose definitions lie in it. Each class is printed as an
-    @interface: its superclass and protocols, its instance variables (type encoding
-    and offset), then its class (+) and instance (-) methods, each with the type
-    encoding the compiler wrote and the declaration in C types. --swift adds the
-    Swift type of each method's implementation (self, _cmd, then the arguments).
-    --class keeps the classes named (repeatable).
+    The library — a path, or a bare name searched for as dlopen searches
+    (LD_LIBRARY_PATH, /etc/ld.so.cache, the default folders) — is checked, then
+    loaded in a child process of blocksig's (its constructors run there: a crash is
+    an error, exit 70; load only libraries you trust), and GCC's Objective-C
+    runtime, as Debian's GNUstep uses it, lists the classes whose definitions lie
+    in it. Each class is printed as an @interface: its superclass and protocols,
+    its instance variables (type encoding and offset), then its class (+) and
+    instance (-) methods, each with the type encoding the compiler wrote and the
+    declaration in C types. --swift adds the Swift type of each method's
+    implementation (self, _cmd, then the arguments). --class keeps the classes
+    named (repeatable).
 
     --json prints {"library", "target", "classes": [{"name", "superclass",
     "protocols", "instanceVariables": [{"name", "type", "offset"}], "methods":
@@ -582,13 +593,15 @@ import Testing
       blocksig objc classes ./libShapes.so --json
 
     Exit codes: 0 the classes were listed; 64 usage error; 65 a class named by
-    --class is not defined by the library; 66 the library cannot be loaded.
+    --class is not defined by the library; 66 the library cannot be found, read or
+    loaded (a damaged file: `FILE: error: …` says what is out of range); 70 the
+    library's code crashed; 130 interrupted.
 
     USAGE: blocksig objc classes <library> [--class <name> ...] [--swift] [--json]
 
     ARGUMENTS:
-      <library>               The library: a path, or a name the dynamic linker
-                              searches for.
+      <library>               The library: a path, or a bare name searched for as
+                              dlopen does.
 
     OPTIONS:
       --class <name>          A class to list (all by default).

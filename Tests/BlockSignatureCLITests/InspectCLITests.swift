@@ -130,15 +130,15 @@ import Testing
     #expect(missing.status == 66)
     #expect(
       missing.stderr
-        == "blocksig inspect: error: no-such-library.so: No such file or directory (--library takes a file path: "
-        + "give the library's full path)\n")
+        == "blocksig inspect: error: no-such-library.so: no such library (searched LD_LIBRARY_PATH, "
+        + "/etc/ld.so.cache and the default folders; write ./no-such-library.so for a file in the current folder)\n")
     let both = try blocksig("inspect", "--library", "x.so", "--symbol", "a", "--variable", "b")
     #expect(both.status == 64)
     #expect(both.stderr.contains("Give exactly one of --symbol and --variable."))
   }
 
-  /// A file that exists but that dlopen cannot load (here text, not ELF) exits 66, as a missing
-  /// file does, with dlopen's reason; a bare name too (dlopen then reports `./name`).
+  /// A file that exists but is no shared library (here text, not ELF) is refused before dlopen
+  /// with 66, as a missing file is, the file named first; `./name` names one in the current folder.
   @Test func unloadableLibraryExits66() throws {
     let folder = try Toolchain.temporaryDirectory("blocksig-inspect-text")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -148,11 +148,11 @@ import Testing
     let output = try blocksig("inspect", "--library", text.path, "--symbol", "x")
     #expect(output.status == 66)
     #expect(output.stdout == "")
-    // The path once: dlopen's own copy of it at the start of its reason is dropped.
-    #expect(output.stderr == "blocksig inspect: error: \(text.path): invalid ELF header\n")
-    let bare = try blocksig(["inspect", "--library", "notes.txt", "--symbol", "x"], currentDirectory: folder)
-    #expect(bare.status == 66)
-    #expect(bare.stderr == "blocksig inspect: error: notes.txt: invalid ELF header\n")
+    let notELF = "error: not a shared library: the file is not ELF (it does not start with 0x7f 'ELF')\n"
+    #expect(output.stderr == "\(text.path): \(notELF)")
+    let relative = try blocksig(["inspect", "--library", "./notes.txt", "--symbol", "x"], currentDirectory: folder)
+    #expect(relative.status == 66)
+    #expect(relative.stderr == "./notes.txt: \(notELF)")
   }
 
   /// A block written in a C++ function: its invoke's name is mangled (`___ZN1N4makeEv_block_invoke`);
@@ -182,7 +182,9 @@ import Testing
 
   /// A bare `--library` name is a file in the current directory, as for any other path:
   /// dlopen alone would search the library path (where this folder is not) and fail.
-  @Test func bareLibraryNameOpensTheFileInTheCurrentDirectory() throws {
+  /// A bare name is searched for as dlopen searches (here through LD_LIBRARY_PATH), never
+  /// taken from the current folder; `./name` is the file there.
+  @Test func bareLibraryNameIsSearchedForAsDlopenDoes() throws {
     let folder = try Toolchain.temporaryDirectory("blocksig-inspect-bare")
     defer { try? FileManager.default.removeItem(at: folder) }
     let source = folder.appendingPathComponent("blk.c")
@@ -196,12 +198,19 @@ import Testing
       "-fblocks", "-shared", "-fPIC", source.path, "-o", folder.appendingPathComponent("libblk.so").path,
       "-L", lib, "-lBlocksRuntime", "-Wl,-rpath,\(lib)",
     ])
-    let output = try blocksig(["inspect", "--library", "libblk.so", "--symbol", "mk"], currentDirectory: folder)
-    #expect(output.status == 0, "\(output.stderr)")
-    #expect(output.stderr == "")
-    let first = try #require(output.stdout.split(separator: "\n").first)
+    let notSearched = try blocksig(["inspect", "--library", "libblk.so", "--symbol", "mk"], currentDirectory: folder)
+    #expect(notSearched.status == 66)
+    #expect(notSearched.stderr.contains("libblk.so: no such library"))
+    let searched = try blocksig(
+      ["inspect", "--library", "libblk.so", "--symbol", "mk"], environment: ["LD_LIBRARY_PATH": folder.path])
+    #expect(searched.status == 0, "\(searched.stderr)")
+    #expect(searched.stderr == "")
+    let first = try #require(searched.stdout.split(separator: "\n").first)
     #expect(first.hasPrefix("block "))
-    #expect(first.hasSuffix(" (global) from function 'mk' in libblk.so"))
+    #expect(first.hasSuffix(" (global) from function 'mk' in \(folder.path)/libblk.so"))
+    let here = try blocksig(["inspect", "--library", "./libblk.so", "--symbol", "mk"], currentDirectory: folder)
+    #expect(here.status == 0, "\(here.stderr)")
+    #expect(here.stdout.split(separator: "\n").first?.hasSuffix(" in ./libblk.so") == true)
   }
 
   /// A library linked against Debian's runtime brings a second runtime into blocksig's

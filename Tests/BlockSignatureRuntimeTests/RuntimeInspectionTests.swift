@@ -24,12 +24,12 @@ import Testing
       let answered = DispatchSemaphore(value: 0)
       let outcome = Mutex<Result<LoadedLibrary, LoadedLibraryError>?>(nil)
       Thread {
-        let result = Result { () throws(LoadedLibraryError) in try LoadedLibrary(path: path) }
+        let result = Result { () throws(LoadedLibraryError) in try LoadedLibrary(loading: path) }
         outcome.withLock { $0 = result }
         answered.signal()
       }.start()
       if answered.wait(timeout: .now() + 60) == .timedOut {
-        Issue.record("LoadedLibrary(path: \(path)) has not returned after 60 s: it waits for a writer")
+        Issue.record("LoadedLibrary(loading: \(path)) has not returned after 60 s: it waits for a writer")
         let writer = open(path, O_WRONLY | O_NONBLOCK)
         if writer >= 0 { close(writer) }
         answered.wait()
@@ -42,7 +42,7 @@ import Testing
       #expect(error.message == "\(path): not a regular file")
     }
     let missing = try #require(throws: LoadedLibraryError.self) {
-      try LoadedLibrary(path: folder.appendingPathComponent("none.so").path)
+      try LoadedLibrary(loading: folder.appendingPathComponent("none.so").path)
     }
     #expect(missing.kind == .noSuchFile)
   }

@@ -1,5 +1,6 @@
 import CBlockSignatureShims
 import Foundation
+import Synchronization
 
 /// Finds the tools of the Swift toolchain that runs the tests (clang, swift), and runs them.
 package enum Toolchain {
@@ -56,17 +57,24 @@ package enum Toolchain {
 
   /// The result of a finished process.
   package struct Output: Sendable {
+    /// The exit status, or the signal's number when a signal ended the process.
     package var status: Int32
     package var stdout: String
     package var stderr: String
+    /// Whether a signal ended the process (`status` is then its number).
+    package var signaled = false
+    /// Whether the run outlived its timeout and was killed.
+    package var timedOut = false
   }
 
   /// Runs a program and waits for it; `stdin` is written to its standard input. It runs in
   /// `currentDirectory` if given, else in this process's current directory, with this
   /// process's environment and `environment`'s entries added or replaced.
+  /// With `timeout`, a process still running after that many seconds is killed and its
+  /// output says so.
   package static func run(
     _ executable: String, _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], timeout: Double? = nil
   ) throws -> Output {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -80,6 +88,16 @@ package enum Toolchain {
     process.standardError = err
     process.standardInput = input
     try process.run()
+    let watchdog = Watchdog()
+    if let timeout {
+      let pid = process.processIdentifier
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        guard !watchdog.finished.withLock({ $0 }) else { return }
+        watchdog.fired.withLock { $0 = true }
+        kill(pid, SIGKILL)
+      }
+    }
+    defer { watchdog.finished.withLock { $0 = true } }
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     // Read both pipes to the end before waiting, so a large output cannot block the child.
@@ -92,7 +110,15 @@ package enum Toolchain {
     return Output(
       status: process.terminationStatus,
       stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      stderr: String(decoding: errData, as: UTF8.self),
+      signaled: process.terminationReason == .uncaughtSignal,
+      timedOut: watchdog.fired.withLock { $0 })
+  }
+
+  /// Whether a run finished, and whether its timeout fired first.
+  private final class Watchdog: Sendable {
+    let finished = Mutex(false)
+    let fired = Mutex(false)
   }
 
   /// Runs clang with the given arguments; throws with its stderr when it fails.
@@ -162,14 +188,15 @@ package struct BlocksigNotBuilt: Error, CustomStringConvertible {
 }
 
 /// Runs the built `blocksig` with `arguments` and waits for it, as
-/// ``Toolchain/run(_:_:stdin:currentDirectory:environment:)`` does.
+/// ``Toolchain/run(_:_:stdin:currentDirectory:environment:timeout:)`` does.
 package func blocksig(
-  _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil, environment: [String: String] = [:]
+  _ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil, environment: [String: String] = [:],
+  timeout: Double? = nil
 ) throws -> Toolchain.Output {
   let path = Toolchain.blocksig
   guard FileManager.default.isExecutableFile(atPath: path) else { throw BlocksigNotBuilt(path: path) }
   return try Toolchain.run(
-    path, arguments, stdin: stdin, currentDirectory: currentDirectory, environment: environment)
+    path, arguments, stdin: stdin, currentDirectory: currentDirectory, environment: environment, timeout: timeout)
 }
 
 /// Runs the built `blocksig` with `arguments` and waits for it.

@@ -1,8 +1,10 @@
 // BlockSignature — CBlockSignatureShims
 //
 // Thin wrappers over the dynamic linker calls that Swift's Glibc module hides behind
-// _GNU_SOURCE (`dladdr`, `dl_iterate_phdr`), and over `process_vm_readv`. No state, no allocation: they exist only
-// because the Swift overlay does not import these declarations.
+// _GNU_SOURCE (`dladdr`, `dl_iterate_phdr`), and over `process_vm_readv`; and the fork, wait
+// and signal handling of a child that contains a crash, whose macros (`WIFSIGNALED`) and
+// handler the Swift overlay cannot express. No allocation; no state but the descriptor a
+// signal handler writes to.
 
 #ifndef CBLOCKSIGNATURESHIMS_H
 #define CBLOCKSIGNATURESHIMS_H
@@ -62,6 +64,33 @@ char *_Nullable cbs_demangle_cxx(const char *name);
 
 /// `free`, for the strings the demanglers return.
 void cbs_free(void *_Nullable pointer);
+
+/// What a child process made to contain a crash reports of the signal that ends it (written
+/// by the handler `cbs_report_faults` installs, read by the parent after the child is gone).
+typedef struct CBS_FaultRecord {
+  /// The signal (SIGSEGV, SIGBUS, …).
+  int32_t signal;
+  /// `si_code`: how it was raised (a fault, `kill`, …).
+  int32_t code;
+  /// `si_addr`: the address the fault was about (the instruction, for SIGILL and SIGFPE).
+  uint64_t address;
+  /// The instruction pointer when the signal arrived; 0 where it cannot be read.
+  uint64_t pc;
+} CBS_FaultRecord;
+
+/// In a child process made to contain a crash: installs, on an alternate stack, a handler for
+/// the signals that end a process with a fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+/// SIGTRAP, SIGSYS) that writes one `CBS_FaultRecord` to `fd` and then lets the signal end the
+/// process as it would have. The descriptor is kept where the handler can reach it: the one
+/// piece of state a signal handler has. Returns 0, or -1 with errno.
+int cbs_report_faults(int fd);
+
+/// `fork()`: the child's process ID in the parent, 0 in the child, -1 with errno.
+int cbs_fork(void);
+
+/// Waits for child `pid` (retrying on EINTR): returns 0 and sets `exitStatus` (the status it
+/// exited with, or -1) and `signal` (the signal that ended it, or 0); -1 with errno.
+int cbs_wait_child(int pid, int *exitStatus, int *signal);
 
 #pragma clang assume_nonnull end
 

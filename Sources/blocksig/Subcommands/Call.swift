@@ -10,11 +10,12 @@ extension BlockSig {
       abstract: "Call a block a shared library provides, with one JSON value per parameter.",
       discussion: """
         The block is loaded as inspect loads it: returned by a `const void *(*)(void)` \
-        function (--symbol) or held in a global block variable (--variable); the library's \
-        constructors run, and the block really runs: call only libraries you trust. --library \
-        takes a file path (a bare name is a file in the current folder, not looked up as dlopen \
-        would); --symbol calls the function it names, which must be a block accessor (a \
-        function that takes arguments or returns no block may crash or do harm). The call \
+        function (--symbol) or held in a global block variable (--variable), from a library \
+        given by path or by a bare name searched for as dlopen searches; the file is checked \
+        before it is loaded. The library's code — its constructors, the --symbol function and \
+        the block itself — runs in a child process of blocksig's, which prints the result: a \
+        crash there is an error (exit 70: "the block crashed with SIGSEGV at …"), never \
+        brings blocksig down. That code runs as you: call only libraries you trust. The call \
         follows the block's own signature, or --signature (block, method or function form), \
         which must fit the block's own at --level (the levels of check; default abi).
 
@@ -48,13 +49,14 @@ extension BlockSig {
         Exit codes: 0 the block was called, 64 usage error, 65 a wrong number of arguments, \
         malformed JSON (with its byte offset), a value that does not fit its parameter, a type \
         that cannot be called, a --signature that does not fit the block (with check's \
-        diagnostics), or not a block; 66 the library cannot be read or loaded, or has no such \
-        symbol.
+        diagnostics), or not a block; 66 the library cannot be found, read or loaded (a \
+        damaged file: `FILE: error: …` says what is out of range), or has no such symbol; 70 \
+        the library's code or the block crashed (the signal and where); 130 interrupted.
         """
     )
 
     @Option(
-      help: "The shared library to load, as a file path (a bare name is a file in the current folder; no search).")
+      help: "The shared library to load: a path, or a bare name searched for as dlopen does.")
     var library: String
 
     @Option(help: "A function that takes no arguments and returns the block; it is called.")
@@ -85,16 +87,22 @@ extension BlockSig {
 
     func run() throws {
       diagnostics.apply()
+      try LibraryCodeRun.run { child in try call(marking: child) }
+    }
+
+    /// Loads the library, reads and calls the block, and prints the result, in the child
+    /// process of a ``LibraryCodeRun``.
+    func call(marking child: ContainedRun) throws {
       let loaded: LibraryBlock
       do {
-        loaded = try LibraryBlock(library: library, symbol: symbol, variable: variable)
+        loaded = try LibraryBlock(library: library, symbol: symbol, variable: variable, marking: child)
       } catch {
-        throw fail(error.code, error.message)
+        throw error.report()
       }
       if let failure = LibraryBlock.blockClassFailure(loaded.info, place: loaded.place)
         ?? LibraryBlock.codeFailure(loaded.info, place: loaded.place)
       {
-        throw fail(failure.code, failure.message)
+        throw failure.report()
       }
       let invocation: BlockInvocation
       do {
@@ -104,7 +112,9 @@ extension BlockSig {
       }
       let result: CValue
       do {
-        result = try invocation.invoke(try arguments(for: invocation))
+        let arguments = try arguments(for: invocation)
+        child.mark("the block")
+        result = try invocation.invoke(arguments)
       } catch {
         throw fail(ExitStatus.dataError, error.description)
       }

@@ -10,12 +10,15 @@ extension BlockSig {
       abstract: "Inspect a live block: one a shared library provides, or one in a running process.",
       discussion: """
         With --library, the block is either returned by a `const void *(*)(void)` function \
-        (--symbol) or held in a global block variable (--variable). The library is loaded with \
-        dlopen into this process, so its constructors run: inspect only libraries you trust. \
-        --library takes a file path: a bare name such as libfoo.so.1 is a file in the current \
-        folder, not looked up as dlopen would (write its full path). --symbol calls the \
-        function it names: a function that is not a block accessor (one that takes arguments, \
-        or returns no block) runs with whatever its registers hold, and may crash or do harm.
+        (--symbol) or held in a global block variable (--variable). --library takes a path, or \
+        a bare name searched for as dlopen searches (LD_LIBRARY_PATH, /etc/ld.so.cache, the \
+        default folders; ./NAME for a file in the current folder). The file is checked before \
+        it is loaded (in range, for this machine). Loading runs the library's code — its \
+        constructors, and the --symbol function — in a child process of blocksig's, which \
+        prints the report: a crash there is reported as an error (exit 70), never brings \
+        blocksig down. Still, that code runs as you: inspect only libraries you trust. A \
+        --symbol function that is not a block accessor (one that takes arguments, or returns \
+        no block) runs with whatever its registers hold.
 
         With --pid and --address, the block at that address in another process is read \
         (process_vm_readv: the same user, or CAP_SYS_PTRACE, and a Yama ptrace_scope that \
@@ -32,14 +35,16 @@ extension BlockSig {
           blocksig inspect --pid 4242 --all --json
 
         Exit codes: 0 success, 64 usage error, 65 the symbol or address is not a block-looking \
-        object, 66 the library cannot be read or loaded, or has no such symbol, or the process \
-        does not exist, may not be read or is a 32-bit program.
+        object, 66 the library cannot be found, read or loaded (a damaged file: \
+        `FILE: error: …` says what is out of range), or has no such symbol, or the process \
+        does not exist, may not be read or is a 32-bit program; 70 the library's code crashed \
+        (the signal and where), 130 interrupted.
         """
     )
 
     @Option(
       name: .long,
-      help: "The shared library to load, as a file path (a bare name is a file in the current folder; no search).")
+      help: "The shared library to load: a path, or a bare name searched for as dlopen does.")
     var library: String?
 
     @Option(name: .long, help: "A function that takes no arguments and returns the block; it is called.")
@@ -111,18 +116,23 @@ extension BlockSig {
         try inspect(address, inProcess: pid)
         return
       }
-      let library = self.library ?? ""
+      try LibraryCodeRun.run { child in try inspectLibraryBlock(marking: child) }
+    }
+
+    /// `--library` with `--symbol` or `--variable`: loads the library and reads the block, in
+    /// the child process of a ``LibraryCodeRun``.
+    func inspectLibraryBlock(marking child: ContainedRun) throws {
       let name = symbol ?? variable ?? ""
-      let info: BlockInfo
+      let loaded: LibraryBlock
       do {
-        info = try LibraryBlock(library: library, symbol: symbol, variable: variable).info
+        loaded = try LibraryBlock(library: library ?? "", symbol: symbol, variable: variable, marking: child)
       } catch {
-        throw Diagnostics.fail(error.code, error.message)
+        throw error.report()
       }
       let runtimes = BlocksRuntime.loaded
-      try report(info, place: "\(library): '\(name)'", runtimes: runtimes, loaded: "loaded") {
+      try report(loaded.info, place: loaded.place, runtimes: runtimes, loaded: "loaded") {
         InspectReportV1(
-          library: library, symbol: name, source: symbol != nil ? "function" : "variable", info: info,
+          library: loaded.path, symbol: name, source: symbol != nil ? "function" : "variable", info: loaded.info,
           runtime: BlocksRuntime.current, loadedRuntimes: runtimes, warnings: $0)
       }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlockSignature
 import BlockSignatureObjC
+import BlockSignatureRuntime
 import Foundation
 
 extension BlockSig.ObjC {
@@ -11,10 +12,11 @@ extension BlockSig.ObjC {
       commandName: "classes",
       abstract: "List the Objective-C classes a library defines, with their methods' types.",
       discussion: """
-        The library is loaded into blocksig's process (dlopen, so a name is searched for as \
-        the dynamic linker searches; its constructors run: load only libraries you trust), \
-        and GCC's Objective-C runtime, as Debian's GNUstep uses it, lists the classes whose \
-        definitions lie in it. Each class is printed as an @interface: its superclass and \
+        The library — a path, or a bare name searched for as dlopen searches \
+        (LD_LIBRARY_PATH, /etc/ld.so.cache, the default folders) — is checked, then loaded \
+        in a child process of blocksig's (its constructors run there: a crash is an error, \
+        exit 70; load only libraries you trust), and GCC's Objective-C runtime, as Debian's \
+        GNUstep uses it, lists the classes whose definitions lie in it. Each class is printed as an @interface: its superclass and \
         protocols, its instance variables (type encoding and offset), then its class (+) and \
         instance (-) methods, each with the type encoding the compiler wrote and the \
         declaration in C types. --swift adds the Swift type of each method's implementation \
@@ -30,11 +32,13 @@ extension BlockSig.ObjC {
           blocksig objc classes ./libShapes.so --json
 
         Exit codes: 0 the classes were listed; 64 usage error; 65 a class named by --class \
-        is not defined by the library; 66 the library cannot be loaded.
+        is not defined by the library; 66 the library cannot be found, read or loaded (a \
+        damaged file: `FILE: error: …` says what is out of range); 70 the library's code \
+        crashed; 130 interrupted.
         """
     )
 
-    @Argument(help: "The library: a path, or a name the dynamic linker searches for.")
+    @Argument(help: "The library: a path, or a bare name searched for as dlopen does.")
     var library: String
 
     @Option(name: .customLong("class"), help: ArgumentHelp("A class to list (all by default).", valueName: "name"))
@@ -46,12 +50,22 @@ extension BlockSig.ObjC {
     @OptionGroup var jsonOption: JSONOption
 
     func run() throws {
+      try LibraryCodeRun.run { child in try listClasses(marking: child) }
+    }
+
+    /// Loads the library and prints its classes, in the child process of a ``LibraryCodeRun``.
+    func listClasses(marking child: ContainedRun) throws {
       let loaded: ObjCLibrary
       do {
-        loaded = try ObjCLibrary(loading: library)
+        let path = try LoadedLibrary.checkedFile(for: library)
+        child.mark("loading \(path) (the dynamic linker and the library's constructors)")
+        loaded = try ObjCLibrary(loading: path)
+      } catch let error as LoadedLibraryError {
+        throw LibraryBlock.Failure(error).report()
       } catch {
-        throw Diagnostics.fail(ExitStatus.noInput, error.message)
+        throw Diagnostics.fail(ExitStatus.noInput, "\(error)")
       }
+      child.mark("reading the Objective-C classes of \(loaded.path)")
       var classes = loaded.classes
       if !classNames.isEmpty {
         let names = Set(classNames)

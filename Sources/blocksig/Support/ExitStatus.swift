@@ -8,4 +8,7 @@ enum ExitStatus {
   static let dataError: Int32 = 65
   /// A file, library, symbol or process cannot be read (EX_NOINPUT).
   static let noInput: Int32 = 66
+  /// Code of a library that blocksig ran — its constructors, the function that returns the
+  /// block, the block — crashed (EX_SOFTWARE); blocksig itself did not.
+  static let crashed: Int32 = 70
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BlockSignature
 import BlockSignatureRuntime
 
@@ -9,33 +10,63 @@ struct LibraryBlock {
   struct Failure: Error {
     var code: Int32
     var message: String
+    /// The file a file-level problem is in, printed as `FILE: error: …` instead of after the
+    /// command's name.
+    var file: String? = nil
+
+    /// The failure for `error`: 66 when the library or symbol cannot be had or the file fails
+    /// the load check, 65 for a symbol that is not what was asked for or holds NULL.
+    init(_ error: LoadedLibraryError) {
+      let unreadable: [LoadedLibraryError.Kind] = [.noSuchFile, .cannotLoad, .noSuchSymbol, .notLoadable]
+      code = unreadable.contains(error.kind) ? ExitStatus.noInput : ExitStatus.dataError
+      message = error.message
+      if error.kind == .notLoadable, let separator = error.message.firstRange(of: ": ") {
+        file = String(error.message[..<separator.lowerBound])
+        message = String(error.message[separator.upperBound...])
+      }
+    }
+
+    init(code: Int32, message: String) {
+      self.code = code
+      self.message = message
+    }
+
+    /// Prints the failure and returns the exit code to throw.
+    func report() -> ExitCode {
+      guard let file else { return Diagnostics.fail(code, message) }
+      Diagnostics.write("\(file): error: \(message)\n")
+      return ExitCode(code)
+    }
   }
 
   let block: UnsafeRawPointer
   let info: BlockInfo
   /// How messages name the block: `lib.so: 'bf_int_long'`.
   let place: String
+  /// The file the library was loaded from.
+  let path: String
 
-  /// Loads `library` with dlopen (its constructors run) and reads the block, which must be
-  /// readable as a block; whether its isa is a block class is ``blockClassFailure(_:place:)``'s.
+  /// Loads `library` (a path, or a bare name searched for as dlopen does) once the file
+  /// passes the load check, and reads the block, which must be readable as a block; whether
+  /// its isa is a block class is ``blockClassFailure(_:place:)``'s. Runs the library's code:
+  /// call it in the child of a ``LibraryCodeRun``, whose phases `child` marks.
   ///
   /// - Precondition: exactly one of `symbol` and `variable` is given.
-  init(library: String, symbol: String?, variable: String?) throws(Failure) {
+  init(library: String, symbol: String?, variable: String?, marking child: ContainedRun) throws(Failure) {
     let name = symbol ?? variable ?? ""
     let block: UnsafeRawPointer
     do {
-      let loaded = try LoadedLibrary(path: library)
+      let checked = try LoadedLibrary.checkedFile(for: library)
+      child.mark("loading \(checked) (the dynamic linker and the library's constructors)")
+      let loaded = try LoadedLibrary(loading: checked)
+      path = loaded.path
+      child.mark(symbol != nil ? "\(name)(), called for its block," : "reading the variable '\(name)'")
       block = try symbol != nil ? loaded.blockReturned(byFunction: name) : loaded.blockHeld(byVariable: name)
+      child.mark("reading the block")
     } catch {
-      let unreadable = [.noSuchFile, .cannotLoad, .noSuchSymbol].contains(error.kind)
-      let code = unreadable ? ExitStatus.noInput : ExitStatus.dataError
-      // A bare name is a file in the current folder, not searched for as dlopen would.
-      let hint =
-        error.kind == .noSuchFile && !library.contains("/")
-        ? " (--library takes a file path: give the library's full path)" : ""
-      throw Failure(code: code, message: error.message + hint)
+      throw Failure(error)
     }
-    place = "\(library): '\(name)'"
+    place = "\(path): '\(name)'"
     do {
       info = try BlockInfo(inspecting: block)
     } catch {
