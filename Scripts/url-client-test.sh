@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Builds and runs a client package that depends on this one by URL and version, as a user's
-# would: `.package(url: …, from: "0.1.0")`, naming every library product. SwiftPM refuses a
+# Checks the two URL lines the README gives. The line that works before any release,
+# `.package(url: …, branch: "main")`, must resolve to the committed HEAD. Then a client package
+# that depends on this one by URL and version, as a user's would after a release,
+# `.package(url: …, from: "0.1.0")`, naming every library product, is built and run. SwiftPM refuses a
 # versioned dependency whose product a client names if that product's targets use unsafe
 # flags, so this fails if a library product ever gets one (the fixtures, which need -fblocks,
 # are no product for that reason).
 #
-# The committed HEAD is cloned into a temporary folder and tagged there with the version
-# `blocksig --version` prints (no tag is made in this repository), and the client depends on
-# that clone through a file:// URL. Uncommitted changes are not part of the test.
+# The committed HEAD is cloned into a temporary folder, made its `main` and tagged there with
+# the version `blocksig --version` prints (no tag is made in this repository), and the clients
+# depend on that clone through a file:// URL. Uncommitted changes are not part of the test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -22,6 +24,34 @@ git clone -q "$root" "$work/BlockSignature"
 git -C "$work/BlockSignature" checkout -q "$(git rev-parse HEAD)"
 # -f: a clone of a repository that has the tag already points it at HEAD here.
 git -C "$work/BlockSignature" tag -f "$version"
+# The branch the README's branch line follows, at HEAD whatever branch this repository is on.
+git -C "$work/BlockSignature" branch -f main HEAD
+
+# The branch line: resolved only (the build below covers the products).
+mkdir -p "$work/BranchClient/Sources/BranchClient"
+cat >"$work/BranchClient/Package.swift" <<SWIFT
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "BranchClient",
+  dependencies: [.package(url: "file://$work/BlockSignature", branch: "main")],
+  targets: [
+    .executableTarget(
+      name: "BranchClient", dependencies: [.product(name: "BlockSignature", package: "BlockSignature")])
+  ]
+)
+SWIFT
+echo 'import BlockSignature' >"$work/BranchClient/Sources/BranchClient/main.swift"
+(cd "$work/BranchClient" && swift package resolve)
+pin=$(tr -d ' \n' <"$work/BranchClient/Package.resolved")
+head=$(git rev-parse HEAD)
+if ! grep -q "\"branch\":\"main\",\"revision\":\"$head\"" <<<"$pin"; then
+  echo "FAIL branch: \"main\" did not resolve to $head:" >&2
+  cat "$work/BranchClient/Package.resolved" >&2
+  exit 1
+fi
+echo "URL client on branch main: resolves to $head"
 
 mkdir -p "$work/Client/Sources/Client"
 cat >"$work/Client/Package.swift" <<SWIFT
