@@ -1,7 +1,8 @@
 // What a delegate's class answers besides the protocol's methods. The class is a subclass of
 // GNUstep's NSProxy, not of NSObject: GNUstep's NSObject implements whole delegate protocols in
 // categories (NSXMLParserDelegateEventAdditions and others), and a subclass would inherit an
-// empty answer for every method that has no block.
+// empty answer for every method that has no block, hiding the real delegate's. Those empty
+// defaults still run for a message nothing else answers, as GNUstep's classes expect.
 
 import BlockSignature
 import BlockSignatureFFI

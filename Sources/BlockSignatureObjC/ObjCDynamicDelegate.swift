@@ -3,8 +3,7 @@ import BlockSignatureFFI
 
 /// An Objective-C object that answers a protocol's methods with blocks (BlocksKit's
 /// `A2DynamicDelegate` for GNUstep): each block checked against its method's types, the other
-/// methods forwarded to a real delegate, and `respondsToSelector:` true for exactly the methods
-/// that have a block or a real delegate that answers them.
+/// methods forwarded to a real delegate.
 ///
 ///     let delegate = try ObjCDynamicDelegate(protocolName: "NSXMLParserDelegate", methods: methods)
 ///     let start: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Void = { parser, _ in … }
@@ -17,10 +16,26 @@ import BlockSignatureFFI
 /// `methods` (read from the protocol's header: GCC's runtime records none for `@optional`
 /// methods) or, when nil, from the runtime's record of the protocol's required methods.
 ///
+/// The object is an `NSProxy`, as BlocksKit's is: GNUstep's `NSObject` implements whole
+/// delegate protocols in categories (`NSXMLParserDelegate`, `NSURLConnectionDelegate`,
+/// `NSURLDownloadDelegate`), and nothing it does not implement may answer for the delegate.
+/// `respondsToSelector:` is true for exactly:
+/// - the protocol's methods that have a block;
+/// - what the real delegate answers (it is asked);
+/// - the `NSObject` protocol, which GNUstep's delegating classes use (`respondsToSelector:`,
+///   `retain`, `release`, `autorelease`, `performSelector:withObject:withObject:`), with
+///   `methodForSelector:` (which `NSXMLParser` sends) and the runtime's forwarding methods.
+///
+/// A method of the class without a block goes to the real delegate, or answers zero. Any other
+/// message goes to the real delegate when it answers; else, when GNUstep's `NSObject` has a
+/// default for it, that default runs, as for any `NSObject` delegate (GNUstep's libxml2
+/// `NSXMLParser` sends every event without asking `respondsToSelector:`); else
+/// `doesNotRecognizeSelector:` raises `NSInvalidArgumentException`.
+///
 /// Ownership: ``object`` holds the blocks and the real delegate (retained) until it is
-/// deallocated; this wrapper holds one reference to ``object``. Delegating objects do not
-/// retain their delegate (`-[NSXMLParser setDelegate:]` does not): keep this wrapper, or the
-/// object, alive while it is the delegate. Implementing or removing a block while calls run on
+/// deallocated; this wrapper holds one reference to ``object``. Most delegating objects do not
+/// retain their delegate (`NSXMLParser` does not; `NSURLConnection` does): keep this wrapper,
+/// or the object, alive while it is the delegate. Implementing or removing a block while calls run on
 /// other threads is safe: each call sees the block before or after the change.
 public final class ObjCDynamicDelegate: @unchecked Sendable {
   /// The protocol's name.
@@ -116,7 +131,8 @@ public final class ObjCDynamicDelegate: @unchecked Sendable {
     state.implementations.withLock { $0[position] = nil }
   }
 
-  /// What `respondsToSelector:` answers for `selector`.
+  /// What `respondsToSelector:` answers for `selector`: true for a method with a block, what
+  /// the real delegate answers, and the `NSObject` protocol.
   public func responds(to selector: Selector) -> Bool {
     state.responds(to: selector)
   }

@@ -54,8 +54,20 @@ public enum ObjCRuntime {
   }
 
   /// Runs `body` inside an `NSAutoreleasePool`, drained when `body` returns or throws: GNUstep
-  /// autoreleases many of the objects its methods return, and complains when no pool exists.
+  /// autoreleases many of the objects its methods return.
   ///
+  /// Without it nothing is lost: the first time this module sends a message on a thread, it
+  /// puts a pool at the bottom of the thread's pools when there is none (GNUstep would
+  /// otherwise log "autorelease called without pool" and leak the object). That pool is never
+  /// drained, so what is autoreleased into it lives as long as the thread: wrap work in this
+  /// function to free it sooner.
+  ///
+  ///     try ObjCRuntime.withAutoreleasePool {
+  ///       let data = try ObjCObject(string: "<a/>").sendForObject("dataUsingEncoding:", .unsigned(4))
+  ///     }
+  ///
+  /// - Parameter body: The work to do inside the pool.
+  /// - Returns: What `body` returns.
   /// - Throws: ``ObjCError/Kind/foundationUnavailable``, or what `body` throws.
   public static func withAutoreleasePool<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
