@@ -116,7 +116,7 @@ public struct BlockInfo: Hashable, Sendable {
   }
 
   /// The block's C type, from its signature on this machine's data model
-  /// (``DataModel/host``): nil when the block has no signature, when the signature is not a
+  /// (`DataModel.host`): nil when the block has no signature, when the signature is not a
   /// valid encoding (``parsedSignature(options:)`` throws why), or where no built-in model
   /// describes this machine.
   ///

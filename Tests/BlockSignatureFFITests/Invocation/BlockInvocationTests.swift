@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureRuntime
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,6 +8,27 @@ import TestSupport
 import Testing
 
 @Suite struct BlockInvocationTests {
+  /// `unsafeBlock` is the invocation's own reference to the block, usable while the
+  /// invocation lives whatever becomes of the caller's.
+  @Test func unsafeBlockIsTheInvocationsCopy() throws {
+    let invocation = try Self.invocationOfAHeapBlock()
+    try withExtendedLifetime(invocation) {
+      let info = try BlockInfo(inspecting: invocation.unsafeBlock)
+      #expect(info.kind == .heap)
+      #expect(info.signature == "i12@?0i8")
+      #expect(info.referenceCount == 1, "the caller's reference is gone; the invocation's remains")
+      #expect(unsafeBitCast(invocation.unsafeBlock, to: (@convention(block) (Int32) -> Int32).self)(40) == 42)
+    }
+  }
+
+  /// An invocation of a heap block whose only other reference is dropped on return.
+  @inline(never) static func invocationOfAHeapBlock() throws -> BlockInvocation {
+    let step: Int32 = 2
+    let block: @convention(block) (Int32) -> Int32 = { $0 + step }
+    return try withExtendedLifetime(block) {
+      try BlockInvocation(block: unsafeBitCast(block, to: UnsafeRawPointer.self))
+    }
+  }
 
   @Test func callsASwiftBlockWithTypedValues() throws {
     let block: @convention(block) (Int32, Double) -> Double = { Double($0) * $1 }
