@@ -42,7 +42,9 @@ public struct ObjCError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownClass
     /// No protocol has that name, or the runtime records none of its methods.
     case unknownProtocol
-    /// The receiver's class has no method for the selector, or the protocol does not list it.
+    /// The receiver's class has no method for the selector (and nothing it forwards to answers
+    /// it: ``ObjCError/exceptionName`` then holds what `doesNotRecognizeSelector:` raised), or
+    /// the protocol does not list it.
     case unknownSelector
     /// Types that do not parse, or a method signature that is not one.
     case invalidSignature

@@ -20,7 +20,8 @@ import Testing
   /// (NSURLConnectionDelegate)`, `NSObject (NSURLDownloadDelegate)`). Found by reading every
   /// protocol of /usr/include/GNUstep/Foundation with clang and asking the runtime whether
   /// `NSObject`'s instances answer its methods: these three answer all of theirs, the others
-  /// none (their categories are declared only for compilers without `@optional`).
+  /// none (their categories are declared only for compilers without `@optional`); the test
+  /// below checks it.
   static let protocolsNSObjectImplements = [
     ("NSXMLParser.h", "NSXMLParserDelegate"),
     ("NSURLConnection.h", "NSURLConnectionDelegate"),
@@ -31,6 +32,50 @@ import Testing
     let arguments = try #require(HeaderReader.gnustepArguments(), "gnustep-config is missing")
     return try HeaderReader(clang: Toolchain.clang, arguments: arguments).objcProtocol(
       header: "/usr/include/GNUstep/Foundation/\(header)", named: name)
+  }
+
+  /// Every protocol of GNUstep Base's headers whose methods the header also declares in an
+  /// `NSObject` category (`#else @end @interface NSObject (…)`, for compilers without
+  /// `@optional`): where `NSObject` may implement a protocol.
+  static var protocolsWithNSObjectCategories: [String] {
+    let folder = "/usr/include/GNUstep/Foundation"
+    let headers = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return headers.filter { $0.hasSuffix(".h") }.sorted().flatMap { header -> [String] in
+      guard let text = try? String(contentsOfFile: "\(folder)/\(header)", encoding: .utf8) else { return [] }
+      return text.components(separatedBy: "@protocol").dropFirst().compactMap { chunk -> String? in
+        let name = chunk.drop { $0 == " " || $0 == "\t" }.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard !name.isEmpty, let end = chunk.range(of: "@end") else { return nil }
+        let after = chunk[end.upperBound...].drop { $0.isWhitespace }
+        return after.hasPrefix("@interface NSObject") ? String(name) : nil
+      }
+    }
+  }
+
+  /// The list above is complete: of the protocols the headers pair with an `NSObject`
+  /// category, `NSObject` answers every method of the three listed and none of the others'.
+  @Test func nsObjectImplementsExactlyTheListedProtocols() async throws {
+    let candidates = Self.protocolsWithNSObjectCategories
+    let listed = Set(Self.protocolsNSObjectImplements.map(\.1))
+    #expect(listed.isSubset(of: candidates))
+    #expect(candidates.count >= 8)
+    let object = try ObjCClass(named: "NSObject")
+    let arguments = try #require(HeaderReader.gnustepArguments(), "gnustep-config is missing")
+    let reader = HeaderReader(clang: Toolchain.clang, arguments: arguments)
+    try await withThrowingTaskGroup(of: (String, Int, Int).self) { group in
+      for name in candidates {
+        group.addTask {
+          // Through Foundation.h: some headers (NSFilePresenter.h) do not compile alone.
+          let description = try reader.objcProtocol(
+            header: "/usr/include/GNUstep/Foundation/Foundation.h", named: name)
+          let selectors = description.methods.filter(\.isInstanceMethod).map { Selector($0.selector) }
+          return (name, selectors.count, selectors.filter { object.instancesRespond(to: $0) }.count)
+        }
+      }
+      for try await (name, count, answered) in group {
+        #expect(count > 0, "\(name)")
+        #expect(answered == (listed.contains(name) ? count : 0), "\(name): NSObject answers \(answered) of \(count)")
+      }
+    }
   }
 
   typealias Responds = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt8
