@@ -1,3 +1,4 @@
+import BlockSignature
 import BlockSignatureFFI
 import Dispatch
 import Synchronization
@@ -14,6 +15,12 @@ import Testing
   @Test func aTrailingClosureThatOnlyThrowsMakesABlock() throws {
     let made = try DynamicBlock(signature: "i@?", failure: .returnValue(.signed(7))) { _ in throw Refusal() }
     #expect(made.withBlock { unsafeBitCast($0, to: IntBlock.self)() } == 7)
+  }
+
+  @Test func aTrailingClosureThatOnlyThrowsMakesABlockOfAParsedSignature() throws {
+    let signature = try MethodSignature(parsing: "i@?", model: try #require(DataModel.host))
+    let made = try DynamicBlock(signature: signature, failure: .returnValue(.signed(8))) { _ in throw Refusal() }
+    #expect(made.withBlock { unsafeBitCast($0, to: IntBlock.self)() } == 8)
   }
 
   @Test func aTrailingClosureThatReadsTheCallIsARawHandler() throws {
