@@ -10,7 +10,8 @@ extension DynamicBlock {
   ///     typealias Add = @convention(block) (Int32, Int32) -> Int32
   ///     let sum = add.withBlock { unsafeBitCast($0, to: Add.self)(2, 3) }  // 5
   ///
-  /// Code that keeps the block past `body` must `_Block_copy` it, or take ``retainedBlock()``.
+  /// Code that keeps the block past `body` takes a reference of its own: ``retainedBlock()``
+  /// in Swift, `Block_copy` in C.
   /// Do not return the block as a Swift block type: the result is generic.
   ///
   /// - Throws: What `body` throws.
