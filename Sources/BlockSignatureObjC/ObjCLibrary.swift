@@ -15,7 +15,7 @@ public struct ObjCLibrary: Hashable, Sendable {
 
   /// Loads `library` — a path, or a bare name searched for as `dlopen` does — with its symbols
   /// global, so its classes join the runtime. The file is checked before `dlopen` sees it, as
-  /// ``BlockSignatureRuntime/LoadedLibrary/init(loading:sharingSymbols:)`` checks it.
+  /// `LoadedLibrary(loading:sharingSymbols:)` (BlockSignatureRuntime) checks it.
   ///
   /// - Throws: ``ObjCError/Kind/refused``: no such library, a file that fails the check (what
   ///   is wrong and where), or the dynamic linker's reason.
