@@ -1,0 +1,137 @@
+import BlockSignature
+import BlockSignatureFFI
+import BlockSignatureHeaders
+import BlockSignatureObjC
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Swift blocks passed to GNUstep's block-taking methods, checked against the block types of
+/// GNUstep's headers (the signatures clang writes for them), and compared with the same calls
+/// from clang-compiled Objective-C (`Tests/ObjCFixtures/BlockArguments.m`).
+@Suite struct BlockArgumentTests {
+  static let foundation = "/usr/include/GNUstep/Foundation/Foundation.h"
+  static let words = "pear,fig,banana,kiwi,apple,date,plum"
+
+  /// A reader of GNUstep's headers under `-fblocks`, with the package's stand-in header.
+  static var reader: HeaderReader {
+    HeaderReader(
+      clang: Toolchain.clang,
+      arguments: (HeaderReader.gnustepArguments() ?? [])
+        + ["-I", Toolchain.packageRoot.appendingPathComponent("ObjCSupport/include").path])
+  }
+
+  /// What the compiled program printed, by the first word of each line.
+  static let compiled: Result<[String: [String]], any Error> = Result {
+    let program = try CompiledObjCProgram(fixture: "BlockArguments")
+    defer { try? FileManager.default.removeItem(at: program.folder) }
+    let run = try program.run(linkingBlockClasses: true)
+    guard run.status == 0, run.signal == nil else { throw ToolRunFailure(command: [], status: -1, output: "\(run)") }
+    var lines: [String: [String]] = [:]
+    for line in run.stdout.split(separator: "\n") {
+      let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+      lines[words[0], default: []].append(words.count > 1 ? words[1] : "")
+    }
+    return lines
+  }
+
+  @Test func headerBlockTypesGiveTheSignaturesClangWritesForLiterals() throws {
+    let printed = try Self.compiled.get()
+    for type in ["NSComparator", "GSEnumeratorBlock"] {
+      let signature = try Self.reader.blockSignature(ofType: type, header: Self.foundation)
+      #expect([signature.description] == printed[type], "\(type)")
+    }
+    let spelled = try Self.reader.blockSignature(ofType: "BOOL (^)(id, NSUInteger, BOOL *)", header: Self.foundation)
+    #expect(spelled.description == "C32@?0@8Q16*24")
+  }
+
+  @Test func whatIsNotABlockTypeIsRefused() throws {
+    for type in ["NSUInteger", "void (*)(int)", "int (^)(int, ...)"] {
+      #expect(throws: HeaderReaderError.self, "\(type)") {
+        try Self.reader.blockSignature(ofType: type, header: Self.foundation)
+      }
+    }
+  }
+
+  @Test func aSwiftComparatorSortsAsCompiledObjectiveCDoes() throws {
+    let comparator = try Self.reader.blockSignature(ofType: "NSComparator", header: Self.foundation)
+    let byLength: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int = { a, b in
+      guard let a, let b, let first = try? ObjCObject(retaining: a).stringValue(),
+        let second = try? ObjCObject(retaining: b).stringValue()
+      else { return 0 }
+      if first.utf8.count != second.utf8.count { return first.utf8.count < second.utf8.count ? -1 : 1 }
+      return first < second ? -1 : first == second ? 0 : 1
+    }
+    let argument = try withExtendedLifetime(byLength) {
+      try ObjCBlockArgument(block: unsafeBitCast(byLength, to: UnsafeRawPointer.self), expecting: comparator)
+    }
+    #expect(try Self.sorted(with: argument) == Self.compiled.get()["sorted"]?.first)
+  }
+
+  @Test func aMadeBlockSortsAsCompiledObjectiveCDoes() throws {
+    let comparator = try Self.reader.blockSignature(ofType: "NSComparator", header: Self.foundation)
+    let byLength = try DynamicBlock(signature: comparator.description) { arguments in
+      guard case .pointer(let a) = arguments[0], case .pointer(let b) = arguments[1],
+        let first = try? ObjCObject(retaining: UnsafeRawPointer(bitPattern: a)!).stringValue(),
+        let second = try? ObjCObject(retaining: UnsafeRawPointer(bitPattern: b)!).stringValue()
+      else { return .signed(0) }
+      if first.utf8.count != second.utf8.count { return .signed(first.utf8.count < second.utf8.count ? -1 : 1) }
+      return .signed(first < second ? -1 : first == second ? 0 : 1)
+    }
+    let argument = try ObjCBlockArgument(byLength, expecting: comparator)
+    #expect(try Self.sorted(with: argument) == Self.compiled.get()["sorted"]?.first)
+  }
+
+  @Test func aSwiftBlockStopsEnumerationAsCompiledObjectiveCDoes() throws {
+    let enumerator = try Self.reader.blockSignature(ofType: "GSEnumeratorBlock", header: Self.foundation)
+    let visits = Mutex<[String]>([])
+    let visit: @convention(block) (UnsafeRawPointer?, UInt, UnsafeMutablePointer<UInt8>?) -> Void = {
+      object, index, stop in
+      let word = object.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? "?"
+      visits.withLock { $0.append("\(index) \(word)") }
+      if index == 2 { stop?.pointee = 1 }
+    }
+    let argument = try withExtendedLifetime(visit) {
+      try ObjCBlockArgument(block: unsafeBitCast(visit, to: UnsafeRawPointer.self), expecting: enumerator)
+    }
+    try ObjCRuntime.withAutoreleasePool {
+      let array = try Self.array()
+      try array.send("enumerateObjectsUsingBlock:", argument.value)
+    }
+    #expect(visits.withLock { $0 } == (try Self.compiled.get()["visit"] ?? []))
+  }
+
+  @Test func aBlockOfAnotherTypeIsRefusedWithTheCheckersDiagnostics() throws {
+    let comparator = try Self.reader.blockSignature(ofType: "NSComparator", header: Self.foundation)
+    let wrong: @convention(block) (Int32) -> Int32 = { $0 }
+    do {
+      _ = try withExtendedLifetime(wrong) {
+        try ObjCBlockArgument(block: unsafeBitCast(wrong, to: UnsafeRawPointer.self), expecting: comparator)
+      }
+      Issue.record("a (Int32) -> Int32 block was taken as an NSComparator")
+    } catch let error as ObjCError {
+      #expect(error.kind == .incompatibleSignature)
+      #expect(!error.diagnostics.isEmpty)
+    }
+    try ObjCRuntime.withAutoreleasePool {
+      let text = try ObjCObject(string: "not a block")
+      #expect(throws: ObjCError.self) { try ObjCBlockArgument(block: text.pointer, expecting: comparator) }
+    }
+  }
+
+  /// The words as an NSArray.
+  static func array() throws -> ObjCObject {
+    let text = try ObjCObject(string: words)
+    return try #require(try text.sendForObject("componentsSeparatedByString:", .object(ObjCObject(string: ","))))
+  }
+
+  /// The words sorted with `comparator`, joined by commas.
+  static func sorted(with comparator: ObjCBlockArgument) throws -> String {
+    try ObjCRuntime.withAutoreleasePool {
+      let sorted = try #require(try array().sendForObject("sortedArrayUsingComparator:", comparator.value))
+      let joined = try #require(try sorted.sendForObject("componentsJoinedByString:", .object(ObjCObject(string: ","))))
+      return try joined.stringValue()
+    }
+  }
+}
