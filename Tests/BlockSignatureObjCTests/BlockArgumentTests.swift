@@ -38,7 +38,10 @@ import Testing
 
   @Test func headerBlockTypesGiveTheSignaturesClangWritesForLiterals() throws {
     let printed = try Self.compiled.get()
-    for type in ["NSComparator", "GSEnumeratorBlock"] {
+    let types = [
+      "NSComparator", "GSEnumeratorBlock", "GSPredicateBlock", "GSKeysAndObjectsEnumeratorBlock", "GSNotificationBlock",
+    ]
+    for type in types {
       let signature = try Self.reader.blockSignature(ofType: type, header: Self.foundation)
       #expect([signature.description] == printed[type], "\(type)")
     }
@@ -118,6 +121,90 @@ import Testing
       let text = try ObjCObject(string: "not a block")
       #expect(throws: ObjCError.self) { try ObjCBlockArgument(block: text.pointer, expecting: comparator) }
     }
+  }
+
+  @Test func aSwiftPredicatePicksTheIndexesCompiledObjectiveCDoes() throws {
+    let predicate = try Self.reader.blockSignature(ofType: "GSPredicateBlock", header: Self.foundation)
+    let fourLetters: @convention(block) (UnsafeRawPointer?, UInt, UnsafeMutablePointer<UInt8>?) -> UInt8 = {
+      object, _, _ in
+      (object.flatMap { try? ObjCObject(retaining: $0).stringValue() })?.utf8.count == 4 ? 1 : 0
+    }
+    let argument = try withExtendedLifetime(fourLetters) {
+      try ObjCBlockArgument(block: unsafeBitCast(fourLetters, to: UnsafeRawPointer.self), expecting: predicate)
+    }
+    var indexes: [String] = []
+    try ObjCRuntime.withAutoreleasePool {
+      let set = try #require(try Self.array().sendForObject("indexesOfObjectsPassingTest:", argument.value))
+      var index = try set.send("firstIndex")
+      while case .unsigned(let value) = index, value != UInt128(UInt.max >> 1) {
+        indexes.append("\(value)")
+        index = try set.send("indexGreaterThanIndex:", .unsigned(value))
+      }
+    }
+    #expect(try Self.compiled.get()["indexes"] == [indexes.joined(separator: " ")])
+  }
+
+  @Test func aSwiftBlockVisitsTheDictionaryAsCompiledObjectiveCDoes() throws {
+    let pairBlock = try Self.reader.blockSignature(ofType: "GSKeysAndObjectsEnumeratorBlock", header: Self.foundation)
+    let pairs = Mutex<[String]>([])
+    let visit: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = {
+      key, value, _ in
+      let text = [key, value].map { $0.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? "?" }
+      pairs.withLock { $0.append(text.joined(separator: "=")) }
+    }
+    let argument = try withExtendedLifetime(visit) {
+      try ObjCBlockArgument(block: unsafeBitCast(visit, to: UnsafeRawPointer.self), expecting: pairBlock)
+    }
+    try ObjCRuntime.withAutoreleasePool {
+      let keys = try ObjCObject(string: "cherry,lemon,lime")
+        .sendForObject("componentsSeparatedByString:", .object(ObjCObject(string: ",")))
+      let values = try ObjCObject(string: "red,yellow,green")
+        .sendForObject("componentsSeparatedByString:", .object(ObjCObject(string: ",")))
+      let dictionary = try ObjCClass(named: "NSDictionary").sendForObject(
+        "dictionaryWithObjects:forKeys:", .object(values), .object(keys))
+      try dictionary?.send("enumerateKeysAndObjectsUsingBlock:", argument.value)
+    }
+    #expect(pairs.withLock { $0.sorted() } == (try Self.compiled.get()["pair"] ?? []).sorted())
+  }
+
+  @Test func anObserverBlockLivesWhileTheCenterHoldsIt() throws {
+    let notificationBlock = try Self.reader.blockSignature(ofType: "GSNotificationBlock", header: Self.foundation)
+    let counter = LifetimeCounter()
+    let received = Mutex(0)
+    try ObjCRuntime.withAutoreleasePool {
+      let center = try #require(try ObjCClass(named: "NSNotificationCenter").sendForObject("defaultCenter"))
+      let name = try ObjCObject(string: "BSPing")
+      let observer: ObjCObject?
+      do {
+        let token = counter.token()
+        let observe: @convention(block) (UnsafeRawPointer?) -> Void = { _ in
+          withExtendedLifetime(token) { received.withLock { $0 += 1 } }
+        }
+        let argument = try withExtendedLifetime(observe) {
+          try ObjCBlockArgument(block: unsafeBitCast(observe, to: UnsafeRawPointer.self), expecting: notificationBlock)
+        }
+        // GNUstep returns the observer owned by the caller (the center does not retain it).
+        let added = try center.send(
+          "addObserverForName:object:queue:usingBlock:", .object(name), .object(nil), .object(nil), argument.value)
+        guard case .pointer(let address) = added, let pointer = UnsafeRawPointer(bitPattern: address) else {
+          Issue.record("addObserverForName:object:queue:usingBlock: returned \(added)")
+          return
+        }
+        observer = ObjCObject(adopting: pointer)
+      }
+      // The observer holds its own copy of the block: the argument's is gone.
+      #expect(counter.count == 0)
+      try center.send("postNotificationName:object:", .object(name), .object(nil))
+      try center.send("postNotificationName:object:", .object(name), .object(nil))
+      try center.send("removeObserver:", .object(observer))
+      try center.send("postNotificationName:object:", .object(name), .object(nil))
+      #expect(counter.count == 0)
+      withExtendedLifetime(observer) {}
+    }
+    #expect(["\(received.withLock { $0 })"] == (try Self.compiled.get()["received"] ?? []))
+    // Releasing the observer freed the block, as in compiled Objective-C.
+    #expect(try Self.compiled.get()["freed"] == ["before release 0, after 1"])
+    #expect(counter.count == 1)
   }
 
   /// The words as an NSArray.
