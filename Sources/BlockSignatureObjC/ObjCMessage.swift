@@ -144,7 +144,9 @@ public final class ObjCMessage: @unchecked Sendable {
 
   /// Sends the message with the bytes of each argument: `arguments[i]` points at explicit
   /// argument `i` (``argumentCount`` pointers), `result` at ``resultBufferSize`` bytes aligned
-  /// to 16 (nil for `void`). Allocates nothing.
+  /// to 16 (nil for `void`). Allocates nothing, and so puts no autorelease pool in place on a
+  /// thread that has none, as the other sends do: send it inside
+  /// ``ObjCRuntime/withAutoreleasePool(_:)``, or after another send on the thread.
   ///
   /// - Throws: ``ObjCError/Kind/exception`` when the method raises (the result is then
   ///   unwritten).
@@ -155,7 +157,6 @@ public final class ObjCMessage: @unchecked Sendable {
       result?.initializeMemory(as: UInt8.self, repeating: 0, count: interface.returnShape.resultBytes)
       return
     }
-    cbo_autorelease_pool_ensure()
     var receiver = try answeringReceiver(original)
     var selectorPointer = selector.pointer
     let implementation = cbo_msg_lookup(receiver, selectorPointer)
