@@ -72,6 +72,27 @@ import Testing
     #expect(try Self.sorted(with: argument) == Self.compiled.get()["sorted"]?.first)
   }
 
+  @Test func aSignatureWrittenAsTextServesAsWell() throws {
+    // The README's example: NSComparator's signature as text, no clang at run time.
+    let comparator = try MethodSignature(parsing: "q24@?0@8@16")
+    let byLength: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int = { a, b in
+      let first = a.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? ""
+      let second = b.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? ""
+      return first.count == second.count ? 0 : first.count < second.count ? -1 : 1
+    }
+    let joined = try ObjCRuntime.withAutoreleasePool {
+      let argument = try withExtendedLifetime(byLength) {
+        try ObjCBlockArgument(block: unsafeBitCast(byLength, to: UnsafeRawPointer.self), expecting: comparator)
+      }
+      let words = try ObjCObject(string: "banana,fig,kiwi")
+        .sendForObject("componentsSeparatedByString:", .object(ObjCObject(string: ",")))
+      let sorted = try words?.sendForObject("sortedArrayUsingComparator:", argument.value)
+      let joined = try sorted?.sendForObject("componentsJoinedByString:", .object(ObjCObject(string: " ")))
+      return try joined?.stringValue() ?? ""
+    }
+    #expect(joined == "fig kiwi banana")
+  }
+
   @Test func aMadeBlockSortsAsCompiledObjectiveCDoes() throws {
     let comparator = try Self.reader.blockSignature(ofType: "NSComparator", header: Self.foundation)
     let byLength = try DynamicBlock(signature: comparator.description) { arguments in
