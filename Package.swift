@@ -51,7 +51,7 @@ let package = Package(
     ),
     .target(
       name: "BlockSignatureHeaders",
-      dependencies: ["BlockSignature", "BlockSignatureFFI"],
+      dependencies: ["BlockSignature", "BlockSignatureBinary", "BlockSignatureFFI"],
       swiftSettings: swiftSettings
     ),
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),

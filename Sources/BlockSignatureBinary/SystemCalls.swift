@@ -2,6 +2,7 @@
 // (argument-parser `Utilities/Platform.swift`): BlockSignatureRuntime calls these too.
 
 import BlockSignature
+import CBlockSignatureShims
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -250,4 +251,37 @@ package func system_environment(_ name: String) -> String? {
 package func system_isRegularFile(_ path: String) -> Bool {
   var info = stat()
   return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+}
+
+/// How a program that `system_runProgram` ran ended.
+package enum ProgramEnd: Equatable, Sendable {
+  /// It exited with this status.
+  case exited(Int32)
+  /// This signal ended it.
+  case signaled(Int32)
+  /// It ran past the time limit and was killed.
+  case timedOut
+}
+
+/// Runs `executable` with `arguments` in `directory`, in this process's process group (an
+/// interrupt from the terminal reaches both), its output and errors written to the two files,
+/// and waits at most `timeLimit` seconds, after which it is killed.
+package func system_runProgram(
+  _ executable: String, _ arguments: [String], directory: String, outputPath: String, errorPath: String,
+  timeLimit: Int
+) -> Result<ProgramEnd, SystemCallError> {
+  var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let pid = cbs_spawn(executable, &argv, directory, outputPath, errorPath)
+  guard pid > 0 else { return .failure(SystemCallError(call: "posix_spawn", code: errno)) }
+  var status: Int32 = 0
+  var signal: Int32 = 0
+  switch cbs_wait_child_for(pid, timeLimit * 1000, &status, &signal) {
+  case 1: return .success(signal != 0 ? .signaled(signal) : .exited(status))
+  case 0:
+    kill(pid, SIGKILL)
+    _ = cbs_wait_child(pid, &status, &signal)
+    return .success(.timedOut)
+  default: return .failure(SystemCallError(call: "waitpid", code: errno))
+  }
 }

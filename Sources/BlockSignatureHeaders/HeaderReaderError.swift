@@ -30,6 +30,9 @@ public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConverti
     case probeFailed
     /// clang or the probe ran longer than ``HeaderReader/timeLimit`` and was killed.
     case timedOut
+    /// clang or the probe was stopped by a signal that stops a program from outside (an
+    /// interrupt, a termination): the user's stop, not a fault of the header.
+    case interrupted
     /// Two of clang's answers disagree: a layout, or a method string and the one composed
     /// from `@encode` of its types.
     case mismatch
@@ -46,6 +49,7 @@ public struct HeaderReaderError: Error, Hashable, Sendable, CustomStringConverti
       case .unsupported: "unsupported"
       case .probeFailed: "probe failed"
       case .timedOut: "timed out"
+      case .interrupted: "interrupted"
       case .mismatch: "mismatch"
       }
     }

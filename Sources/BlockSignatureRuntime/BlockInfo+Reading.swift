@@ -138,7 +138,8 @@ private struct BlockReader {
     guard fields.size >= Self.headerSize, fields.size <= 1 << 30 else {
       throw BlockInspectionError(
         kind: .implausibleSize, address: descriptorAddress, blockAddress: address,
-        message: "descriptor at \(descriptorAddress.hexadecimal()) records a block size of \(fields.size) bytes "
+        message:
+          "descriptor at \(descriptorAddress.hexadecimal()) records a block size of \(UInt(bitPattern: fields.size).hexadecimal()) bytes "
           + "(a block is at least \(Self.headerSize))")
     }
     return fields

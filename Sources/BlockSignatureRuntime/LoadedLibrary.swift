@@ -4,7 +4,7 @@
 ///     let block = try library.blockReturned(byFunction: "bf_int_int")
 ///     let info = try BlockInfo(inspecting: block)
 ///
-/// Before `dlopen` sees the file, ``ELFLoadCheck`` checks it: a truncated or damaged library,
+/// Before `dlopen` sees the file, BlockSignatureBinary's `ELFLoadCheck` checks it: a truncated or damaged library,
 /// or one for another machine, is refused with an error instead of crashing the process in the
 /// dynamic linker. Loading still runs the library's constructors: code nobody checked. The
 /// library stays loaded for the life of the process (it is never closed), so the blocks it
@@ -20,7 +20,7 @@ public struct LoadedLibrary: @unchecked Sendable {
   private let handle: UnsafeMutableRawPointer
 
   /// Finds `library` as `dlopen` does (a name with a slash is a path; a bare name is searched
-  /// for, see ``LibrarySearch``), checks the file with ``ELFLoadCheck``, then opens it with
+  /// for, see BlockSignatureBinary's `LibrarySearch`), checks the file with `ELFLoadCheck`, then opens it with
   /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or `RTLD_GLOBAL` when `sharingSymbols` is true (its
   /// symbols then serve the libraries loaded after it, as an Objective-C runtime's classes must).
   ///
@@ -39,8 +39,8 @@ public struct LoadedLibrary: @unchecked Sendable {
     self.handle = handle
   }
 
-  /// The file `dlopen(library)` would load, found as ``LibrarySearch`` finds it, once it is
-  /// known to be readable, regular and fit to load (``ELFLoadCheck``): what every loader of
+  /// The file `dlopen(library)` would load, found as `LibrarySearch` finds it, once it is
+  /// known to be readable, regular and fit to load (`ELFLoadCheck`): what every loader of
   /// the project calls before `dlopen`.
   ///
   ///     let path = try LoadedLibrary.checkedFile(for: "libgnustep-base.so")
@@ -125,7 +125,7 @@ public struct LoadedLibraryError: Error, Hashable, Sendable, CustomStringConvert
     /// handed to `dlopen`, which would wait for a FIFO's writer).
     case cannotLoad
     /// The file is not a shared library this machine can load: truncated, damaged, or for
-    /// another machine or byte order (``ELFLoadCheck`` said so before `dlopen` saw it).
+    /// another machine or byte order (`ELFLoadCheck` said so before `dlopen` saw it).
     case notLoadable
     /// No symbol of that name.
     case noSuchSymbol

@@ -5,7 +5,10 @@
 #include "CBlockSignatureShims.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <time.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -64,4 +67,43 @@ int cbs_wait_child(int pid, int *exitStatus, int *signal) {
   *exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   *signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return 0;
+}
+
+int cbs_spawn(const char *path, char *const arguments[], const char *directory, const char *outputPath,
+              const char *errorPath) {
+  extern char **environ;
+  posix_spawn_file_actions_t actions;
+  if (posix_spawn_file_actions_init(&actions) != 0) return -1;
+  int failed = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) ||
+               posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
+               posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
+               posix_spawn_file_actions_addchdir_np(&actions, directory);
+  pid_t pid = -1;
+  int error = failed ? EINVAL : posix_spawn(&pid, path, &actions, NULL, arguments, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) {
+    errno = error;
+    return -1;
+  }
+  return (int)pid;
+}
+
+int cbs_wait_child_for(int pid, long milliseconds, int *exitStatus, int *signal) {
+  long waitedMicroseconds = 0, step = 500;
+  for (;;) {
+    int status = 0;
+    pid_t waited = waitpid((pid_t)pid, &status, WNOHANG);
+    if (waited < 0 && errno == EINTR) continue;
+    if (waited < 0) return -1;
+    if (waited == pid) {
+      *exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      *signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+      return 1;
+    }
+    if (waitedMicroseconds >= milliseconds * 1000) return 0;
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = step * 1000};
+    nanosleep(&pause, NULL);
+    waitedMicroseconds += step;
+    if (step < 20000) step *= 2;
+  }
 }

@@ -7,9 +7,21 @@ extension BlockSig {
   /// starts `blocksig SUBCOMMAND: error:` (`blocksig: error:` before a subcommand is known).
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    // The subcommand named on the command line, for an error found before parsing ends.
-    if let first = arguments.first, configuration.subcommands.contains(where: { $0._commandName == first }) {
-      Diagnostics.command = "blocksig \(first)"
+    // The subcommands named on the command line (`objc classes`), for an error found before
+    // parsing ends.
+    Diagnostics.command = (["blocksig"] + namedPath(in: arguments)).joined(separator: " ")
+    // No subcommand is a usage error (the help goes to standard error), and so is help for a
+    // subcommand that does not exist.
+    if arguments.isEmpty {
+      Diagnostics.write(helpMessage(columns: nil) + "\n")
+      Foundation.exit(ExitStatus.usage)
+    }
+    if arguments.first == "help", arguments.count > 1,
+      namedPath(in: Array(arguments.dropFirst())).count < arguments.count - 1
+    {
+      let unknown = arguments.dropFirst(1 + namedPath(in: Array(arguments.dropFirst())).count).first ?? ""
+      Diagnostics.write("blocksig help: error: no subcommand '\(unknown)' (blocksig --help lists them)\n")
+      Foundation.exit(ExitStatus.usage)
     }
     do {
       var command = try parseAsRoot(arguments)
@@ -31,10 +43,31 @@ extension BlockSig {
       return code.rawValue
     }
     let prefix = "Error: "
-    let text =
+    var text =
       message.hasPrefix(prefix) ? "\(Diagnostics.command): error: \(message.dropFirst(prefix.count))" : message
+    // `-1` reads as an option: say how to pass a negative number.
+    if let option = text.firstRange(of: "Unknown option '-"), let next = text[option.upperBound...].first,
+      next.isNumber || next == "."
+    {
+      let line = text.prefix { $0 != "\n" }
+      text =
+        line + " (put -- before the arguments when one is a negative number: \(Diagnostics.command) … -- -1)"
+        + text.dropFirst(line.count)
+    }
     Diagnostics.write(text.hasSuffix("\n") ? text : text + "\n")
     return code.rawValue
+  }
+
+  /// The subcommand names that `arguments` start with, as far as they name nested commands.
+  static func namedPath(in arguments: [String]) -> [String] {
+    var path: [String] = []
+    var parent: any ParsableCommand.Type = BlockSig.self
+    for argument in arguments {
+      guard let next = parent.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+      path.append(argument)
+      parent = next
+    }
+    return path
   }
 
   /// The names of the subcommands that lead from the root to `command` (`["objc", "classes"]`;

@@ -100,7 +100,7 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr == """
-        <expected>:9: error: unexpected byte '8'
+        <expected>:10: error: unexpected byte '8'
         v16@?0[4i8
                  ^
 
@@ -115,7 +115,7 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr == """
-        <candidate>:9: error: unexpected byte '8'
+        <candidate>:10: error: unexpected byte '8'
         v16@?0[4i8
                  ^
 

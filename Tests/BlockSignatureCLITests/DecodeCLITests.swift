@@ -32,7 +32,7 @@ import Testing
     let output = try Self.decode(["i-1@?0"])
     #expect(output.status == 65)
     #expect(output.stdout == "")
-    #expect(output.stderr == "<argument 1>:1: error: negative frame length -1\ni-1@?0\n ^~\n")
+    #expect(output.stderr == "<argument 1>:2: error: negative frame length -1\ni-1@?0\n ^~\n")
     let offset = try Self.decode(["v12@?0i-4"])
     #expect(offset.status == 0)
     #expect(offset.stdout.contains("  note: argument 1 is at -4; clang would write 8\n"))
@@ -149,10 +149,10 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr == """
-        <argument 1>:0: error: unterminated structure
+        <argument 1>:1: error: unterminated structure
         {S=i
         ^~~~
-        <argument 2>:1: error: unexpected byte 'x'
+        <argument 2>:2: error: unexpected byte 'x'
         ix
          ^
 
@@ -165,10 +165,10 @@ import Testing
     let colored = try Self.decode(["--color-diagnostics", "ix"])
     #expect(colored.status == 65)
     #expect(
-      colored.stderr == "\u{1B}[1m<argument 1>:1:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m unexpected byte 'x'\nix\n ^\n")
+      colored.stderr == "\u{1B}[1m<argument 1>:2:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m unexpected byte 'x'\nix\n ^\n")
     for arguments in [["ix"], ["--no-color-diagnostics", "ix"]] {
       let plain = try Self.decode(arguments)
-      #expect(plain.stderr == "<argument 1>:1: error: unexpected byte 'x'\nix\n ^\n")
+      #expect(plain.stderr == "<argument 1>:2: error: unexpected byte 'x'\nix\n ^\n")
     }
   }
 
@@ -179,7 +179,7 @@ import Testing
     #expect(middle.status == 65)
     #expect(
       middle.stderr == """
-        <argument 1>:500: error: unexpected byte 'x'
+        <argument 1>:501: error: unexpected byte 'x'
         …\(String(repeating: "i", count: 50))x\(String(repeating: "i", count: 49))…
         \(String(repeating: " ", count: 51))^
 
@@ -188,7 +188,7 @@ import Testing
     #expect(unterminated.status == 65)
     #expect(
       unterminated.stderr == """
-        <argument 1>:0: error: unterminated structure
+        <argument 1>:1: error: unterminated structure
         {S=\(String(repeating: "i", count: 97))…
         ^\(String(repeating: "~", count: 99))
 
@@ -203,7 +203,7 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr == """
-        <argument 1>:1: error: unexpected byte 'x'
+        <argument 1>:2: error: unexpected byte 'x'
         ixy\(String(repeating: "é", count: 49))…
          ^
 
@@ -249,7 +249,7 @@ import Testing
     #expect(output.status == 65)
     #expect(
       output.stderr == """
-        <argument 1>:4: error: size overflow in [2305843009213693952q]
+        <argument 1>:5: error: size overflow in [2305843009213693952q]
         {S=i[2305843009213693952q]}
             ^~~~~~~~~~~~~~~~~~~~~~
 
@@ -261,7 +261,7 @@ import Testing
   @Test func invalidUTF8IsReportedAsTheByteGiven() throws {
     let argument = try Toolchain.run("/bin/sh", ["-c", #"exec "$0" decode "$(printf 'v\377')""#, Toolchain.blocksig])
     #expect(argument.status == 65)
-    #expect(argument.stderr.hasPrefix("<argument 1>:1: error: unexpected byte 0xff\n"), "\(argument.stderr)")
+    #expect(argument.stderr.hasPrefix("<argument 1>:2: error: unexpected byte 0xff\n"), "\(argument.stderr)")
     let input = try Toolchain.run("/bin/sh", ["-c", #"printf 'i\n\376v\r\n' | exec "$0" decode"#, Toolchain.blocksig])
     #expect(input.status == 65)
     #expect(input.stderr.hasPrefix("<stdin>:2:1: error: unexpected byte 0xfe\n"), "\(input.stderr)")

@@ -7,7 +7,10 @@ import Testing
 @Suite struct DiagnosticStyleCLITests {
   @Test(
     arguments: zip(
-      [["check", "i"], ["dump"], ["inspect", "--pid", "0"], ["decode", "--target", "vax"], ["nosuch"]],
+      [
+        ["check", "i"], ["dump"], ["inspect", "--pid", "0"], ["decode", "--target", "vax"], ["nosuch"],
+        ["objc", "classes"], ["objc", "protocol", "h.h"], ["call", "--library", "x.so", "--symbol", "f", "-1"],
+      ],
       [
         "blocksig check: error: Missing expected argument '<expected>'",
         "blocksig dump: error: Missing expected argument '<paths> ...'",
@@ -15,12 +18,31 @@ import Testing
         "blocksig decode: error: The value 'vax' is invalid for '--target <target>'. Please provide one of "
           + "'x86_64-linux', 'aarch64-linux', 'arm64-apple', 'i386-linux' or 'x86_64-windows'.",
         "blocksig: error: Unexpected argument 'nosuch'",
+        "blocksig objc classes: error: Missing expected argument '<library>'",
+        "blocksig objc protocol: error: Missing expected argument '--protocol <protocol>'",
+        "blocksig call: error: Unknown option '-1' (put -- before the arguments when one is a negative number: "
+          + "blocksig call … -- -1)",
       ]))
   func usageErrorsHaveTheCommandPrefix(arguments: [String], firstLine: String) throws {
     let output = try blocksig(arguments)
     #expect(output.status == 64)
     #expect(output.stdout == "")
     #expect(output.stderr.split(separator: "\n").first.map(String.init) == firstLine)
+  }
+
+  /// Every subcommand takes the colour flags.
+  @Test(arguments: [
+    ["decode", "i"], ["check", "i", "i"], ["method", "v8@?0"], ["block", "v16@0:8"], ["dump", "/nonexistent"],
+    ["inspect", "--pid", "1", "--address", "0"], ["call", "--library", "/nonexistent", "--symbol", "f"],
+    ["table", "/nonexistent.h", "--struct", "s"], ["objc", "protocol", "/nonexistent.h", "--protocol", "P"],
+    ["objc", "classes", "/nonexistent.so"],
+  ])
+  func everySubcommandTakesTheColourFlags(_ arguments: [String]) throws {
+    for flag in ["--color-diagnostics", "--no-color-diagnostics"] {
+      let output = try blocksig(arguments + [flag])
+      #expect(output.status != 64, "\(arguments) \(flag): \(output.stderr)")
+      #expect(!output.stderr.contains("Unknown option"), "\(arguments) \(flag): \(output.stderr)")
+    }
   }
 
   @Test func failuresAfterParsingHaveTheCommandPrefix() throws {

@@ -311,6 +311,22 @@ import Testing
       run.stderr.contains(": error: ") && run.stderr.contains("goes past end of file (size 0x3e8)"), "\(run.stderr)")
   }
 
+  /// A folder with nothing to scan is no input: a warning for it, and 66 when nothing else
+  /// was given; a missing path counts as a file with an error, as an unreadable file does.
+  @Test func emptyFoldersAndMissingPaths() throws {
+    let folder = try Toolchain.temporaryDirectory("dump-empty")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let empty = try blocksig(["dump", "-r", folder.path])
+    #expect(empty.status == 66)
+    #expect(
+      empty.stderr
+        == "\(folder.path): warning: no files in this folder\nblocksig dump: error: no files to scan in \(folder.path)\n"
+    )
+    let missing = try blocksig(["dump", "/nonexistent"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.hasSuffix("blocksig dump: 1 file, 0 blocks, 1 error\n"))
+  }
+
   @Test func directoriesNeedRecursionAndSkipNonBinaries() throws {
     let (directory, object, truth) = try Self.object()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -318,7 +334,7 @@ import Testing
     #expect(withoutFlag.status == 1)
     #expect(
       withoutFlag.stderr
-        == "\(directory.path): error: is a directory (use -r to scan directories)\nblocksig dump: 0 files, 0 blocks, 1 error\n"
+        == "\(directory.path): error: is a directory (use -r to scan directories)\nblocksig dump: 1 file, 0 blocks, 1 error\n"
     )
     let nested = directory.appendingPathComponent("sub")
     try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)

@@ -56,6 +56,6 @@ import Testing
       (try JSONSerialization.jsonObject(with: Data(run.stdout.split(separator: "\n")[0].utf8)) as? [String: Any])?[
         "blocks"] as? [Any]
     ).count
-    #expect(lines.last.map(String.init) == "blocksig dump: 3 files, \(largeBlocks + 2 * truth.count) blocks, 1 error")
+    #expect(lines.last.map(String.init) == "blocksig dump: 4 files, \(largeBlocks + 2 * truth.count) blocks, 1 error")
   }
 }

@@ -23,6 +23,19 @@ import Testing
     #expect(output.stdout == expected)
   }
 
+  /// `blocksig` alone is a usage error (its help on standard error), and so is help for a
+  /// subcommand that does not exist.
+  @Test func noSubcommandIsAUsageError() throws {
+    let bare = try blocksig([])
+    #expect(bare.status == 64)
+    #expect(bare.stdout == "")
+    #expect(bare.stderr.hasPrefix("OVERVIEW: Inspect and call clang blocks"))
+    let unknown = try blocksig(["help", "nosuch"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr == "blocksig help: error: no subcommand 'nosuch' (blocksig --help lists them)\n")
+    #expect(try blocksig(["help", "objc", "classes"]).status == 0)
+  }
+
   /// Each subcommand the top-level help lists has its help pinned in ``expected`` (and the
   /// subcommands of a group under "GROUP SUBCOMMAND").
   @Test func everySubcommandIsPinned() throws {
@@ -471,7 +484,7 @@ import Testing
     run longer than --time-limit; 66 the header cannot be read, or clang cannot be
     run.
 
-    USAGE: blocksig table <header> --struct <struct> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--json]
+    USAGE: blocksig table <header> --struct <struct> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--json] [--color-diagnostics] [--no-color-diagnostics]
 
     ARGUMENTS:
       <header>                The C header that defines the struct.
@@ -487,6 +500,9 @@ import Testing
                               killed. (default: 120)
       --json                  Print JSON instead of text (the overview gives the
                               shape).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -544,7 +560,7 @@ import Testing
     --time-limit; 66 the header cannot be read, or clang or gnustep-config cannot
     be run.
 
-    USAGE: blocksig objc protocol <header> --protocol <protocol> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--gnustep] [--adopted] [--json]
+    USAGE: blocksig objc protocol <header> --protocol <protocol> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--gnustep] [--adopted] [--json] [--color-diagnostics] [--no-color-diagnostics]
 
     ARGUMENTS:
       <header>                The header that declares the protocol.
@@ -562,6 +578,9 @@ import Testing
       --adopted               Also list the methods of the protocols it adopts.
       --json                  Print JSON instead of text (the overview gives the
                               shape).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
       --version               Show the version.
       -h, --help              Show help information.
 
@@ -597,7 +616,7 @@ import Testing
     loaded (a damaged file: `FILE: error: …` says what is out of range); 70 the
     library's code crashed; 130 interrupted.
 
-    USAGE: blocksig objc classes <library> [--class <name> ...] [--swift] [--json]
+    USAGE: blocksig objc classes <library> [--class <name> ...] [--swift] [--json] [--color-diagnostics] [--no-color-diagnostics]
 
     ARGUMENTS:
       <library>               The library: a path, or a bare name searched for as
@@ -609,6 +628,9 @@ import Testing
                               implementation.
       --json                  Print JSON instead of text (the overview gives the
                               shape).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
       --version               Show the version.
       -h, --help              Show help information.
 

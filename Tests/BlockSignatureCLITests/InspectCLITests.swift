@@ -125,6 +125,17 @@ import Testing
     #expect(output.stderr.contains(message), "\(output.stderr)")
   }
 
+  /// A block without a signature says why it has none: the flag is clear, or set with a
+  /// NULL pointer.
+  @Test func aMissingSignatureSaysWhy() throws {
+    let library = try Self.library.get().path
+    let clear = try blocksig("inspect", "--library", library, "--symbol", "bf_block_without_signature")
+    #expect(clear.stdout.contains("none (BLOCK_HAS_SIGNATURE is not set: the compiler wrote none)"), "\(clear.stdout)")
+    let null = try blocksig("inspect", "--library", library, "--symbol", "bf_block_with_null_signature")
+    #expect(
+      null.stdout.contains("none (BLOCK_HAS_SIGNATURE is set, but the signature pointer is NULL)"), "\(null.stdout)")
+  }
+
   @Test func missingLibraryAndUsage() throws {
     let missing = try blocksig("inspect", "--library", "no-such-library.so", "--symbol", "x")
     #expect(missing.status == 66)

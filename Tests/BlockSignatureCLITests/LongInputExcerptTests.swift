@@ -5,6 +5,22 @@ import Testing
 /// A long input is quoted in a diagnostic as the 100 bytes around the place it is about, with
 /// `…` where it is cut, on every command: `check`'s report and `call`'s refusals included.
 @Suite struct LongInputExcerptTests {
+  /// Types of 100 KB that differ: no line of the report, its messages and fix-its included,
+  /// quotes more than the excerpt of either (each quoted type is cut to 100 bytes and its length).
+  @Test func messagesAndFixItsQuoteLongTypesShortened() throws {
+    let long = String(repeating: "x", count: 100_000)
+    let other = String(repeating: "y", count: 100_000)
+    for (candidate, expected) in [
+      ("v24@?0{S\(long)=i}8i16", "v24@?0{S\(other)=i}8i16"), ("v24@?0{S\(long)=i}8", "v24@?0i8"),
+    ] {
+      let output = try blocksig("check", "--level", "abi", candidate, expected)
+      let lines = (output.stdout + output.stderr).split(separator: "\n")
+      #expect(lines.count > 2)
+      for line in lines { #expect(line.utf8.count <= 400, "\(line.prefix(120))… (\(line.utf8.count) bytes)") }
+      #expect(output.stdout.contains("(100005 bytes)"), "\(output.stdout.prefix(400))")
+    }
+  }
+
   @Test func checkShowsTheCandidateAroundItsUnderline() throws {
     let candidate = "v@?" + String(repeating: "i", count: 60_000)
     let output = try blocksig("check", candidate, "v@?")

@@ -84,7 +84,7 @@ import Testing
     #expect(output.stdout == "")
     #expect(
       output.stderr == """
-        <signature>:7: error: unterminated structure
+        <signature>:8: error: unterminated structure
         v24@0:8{S=i
                ^~~~
 

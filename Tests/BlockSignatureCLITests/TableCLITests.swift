@@ -201,6 +201,60 @@ import Testing
         == 64)
   }
 
+  /// A member of union type is data the delegate never calls: listed with its encoding; a
+  /// table that is itself a union is refused (``refusals(_:_:_:)``).
+  @Test func aUnionDataMemberIsListed() throws {
+    let folder = try Self.folder(["u.h": "union U { int i; float f; };\nstruct t { int (*f)(int); union U u; };\n"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try blocksig(
+      "table", folder.appendingPathComponent("u.h").path, "--struct", "t", "--clang", Toolchain.clang)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("\nu  data      (U=if)\n"), "\(run.stdout)")
+  }
+
+  /// An interrupt while the probe runs stops blocksig and the probe together (they share a
+  /// process group): blocksig ends by the interrupt, at once, with no message about time.
+  @Test func anInterruptStopsTheProbeAndBlocksig() throws {
+    let source = """
+      #include <unistd.h>
+      struct s { int (*f)(int); };
+      __attribute__((constructor)) static void slow(void) { sleep(60); }
+
+      """
+    let folder = try Self.folder(["s.h": source])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A test runner may start programs with signals blocked or SIGINT ignored: undo both, as
+    // a terminal would have them, then press Ctrl-C (SIGINT to the process group) once the
+    // probe is running.
+    let script = """
+      import os, signal, subprocess, sys, time
+      def reset():
+          signal.pthread_sigmask(signal.SIG_SETMASK, [])
+          signal.signal(signal.SIGINT, signal.SIG_DFL)
+      child = subprocess.Popen(sys.argv[1:], start_new_session=True, preexec_fn=reset,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+      for _ in range(400):
+          time.sleep(0.1)
+          if subprocess.run(["pgrep", "-g", str(child.pid), "-f", "/probe$"], capture_output=True).returncode == 0:
+              break
+      start = time.time()
+      os.killpg(child.pid, signal.SIGINT)
+      out, err = child.communicate()
+      print(child.returncode, round(time.time() - start), err.decode().strip())
+      """
+    let run = try Toolchain.run(
+      "/usr/bin/python3",
+      [
+        "-c", script, Toolchain.blocksig, "table", folder.appendingPathComponent("s.h").path, "--struct", "s",
+        "--clang", Toolchain.clang,
+      ])
+    // Killed by SIGINT (-2 in Python's terms) within a few seconds, and said nothing.
+    let fields = run.stdout.split(separator: " ", maxSplits: 2)
+    #expect(fields.first == "-2", "\(run.stdout) \(run.stderr)")
+    #expect((Int(fields.dropFirst().first ?? "") ?? 99) < 10, "\(run.stdout)")
+    #expect(!run.stdout.contains("did not finish"), "\(run.stdout)")
+  }
+
   @Test func missingInputs() throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -10,7 +10,7 @@ import Testing
       HeaderReaderError.Kind.self,
       rawValues: [
         "invalidName", "unreadableHeader", "compilerNotFound", "unavailable", "compileFailed", "notFound",
-        "unsupported", "probeFailed", "timedOut", "mismatch",
+        "unsupported", "probeFailed", "timedOut", "interrupted", "mismatch",
       ])
   }
 

@@ -220,6 +220,8 @@ import Testing
     (pages.readable + 64).storeBytes(of: UInt.max, toByteOffset: 8, as: UInt.self)
     let error = try #require(inspectionError(pages.readable))
     #expect(error.kind == .implausibleSize)
+    // Shown as the unsigned word it is, in hex, never as a negative count.
+    #expect(error.message.contains("records a block size of 0xffffffffffffffff bytes"), "\(error.message)")
     (pages.readable + 64).storeBytes(of: UInt(1 << 31), toByteOffset: 8, as: UInt.self)
     #expect(inspectionError(pages.readable)?.kind == .implausibleSize)
   }

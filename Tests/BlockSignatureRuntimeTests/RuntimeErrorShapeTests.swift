@@ -18,7 +18,9 @@ import Testing
   @Test func loadedLibraryErrorKinds() {
     expectErrorKindShape(
       LoadedLibraryError.Kind.self,
-      rawValues: ["noSuchFile", "cannotLoad", "noSuchSymbol", "notAFunction", "notAVariable", "nullBlock"])
+      rawValues: [
+        "noSuchFile", "cannotLoad", "notLoadable", "noSuchSymbol", "notAFunction", "notAVariable", "nullBlock",
+      ])
   }
 
   @Test func kindsEncodeAsTheirRawValues() throws {

@@ -227,7 +227,7 @@ struct CheckRun {
       fixIts.append(
         Diagnostic.FixIt(
           message:
-            "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(converted)",
+            "use the expected signature in \(candidate.kind == .types ? "function" : candidate.kind.rawValue) form: \(shortened(converted.description))",
           range: 0..<text.utf8.count,
           replacement: converted.description))
     }

@@ -31,13 +31,15 @@ enum EquivalenceDifference: Hashable, Sendable {
 }
 
 extension TypeEncoding {
-  /// The encoding as text for a message: `(no encoding)` for an unencodable parameter, and
+  /// The encoding as text for a message: `(no encoding)` for an unencodable parameter,
   /// quoted when it holds a space (`' '` for `_Float16`, `'^ '`), which would otherwise be
-  /// blank or lost at the end of the text.
+  /// blank or lost at the end of the text, and ``shortened(_:width:)`` when long.
   static func display(_ type: TypeEncoding) -> String {
     if type == .unencodable { return "(no encoding)" }
     let text = type.description
-    return text.utf8.contains(0x20) ? "'\(text)'" : text
+    guard text.utf8.count > shortenedWidth else { return text.utf8.contains(0x20) ? "'\(text)'" : text }
+    // Long: quoted around its excerpt, then its length.
+    return "'\(shortened(text, showingLength: false))' (\(text.utf8.count) bytes)"
   }
 
   /// Whether clang writes this as an object pointer: `@`, `@"C"`, `#`, `@?`, `@?<…>`.

@@ -1,3 +1,4 @@
+import BlockSignatureBinary
 import Dispatch
 import Foundation
 
@@ -195,38 +196,33 @@ struct ClangSession {
 
   /// Runs `executable` in the folder and waits, at most ``timeLimit`` seconds (then it is
   /// killed: a header's constructor runs in the probe). Its output goes through files, so
-  /// neither stream can fill and stall it.
+  /// neither stream can fill and stall it. It runs in this process's process group: an
+  /// interrupt from the terminal stops both, and one that stops it alone is reported as
+  /// `interrupted`, not as a failure of the header.
   func run(_ executable: String, _ arguments: [String]) throws(HeaderReaderError)
     -> (status: Int32, stdout: String, stderr: String)
   {
-    let out = folder.appendingPathComponent("stdout.txt")
-    let err = folder.appendingPathComponent("stderr.txt")
-    guard FileManager.default.createFile(atPath: out.path, contents: nil),
-      FileManager.default.createFile(atPath: err.path, contents: nil)
-    else { throw HeaderReaderError(.unavailable, "cannot write in \(folder.path)") }
-    let process = Process()
-    let finished = DispatchSemaphore(value: 0)
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.standardInput = FileHandle.nullDevice
-    process.terminationHandler = { _ in finished.signal() }
-    do {
-      process.standardOutput = try FileHandle(forWritingTo: out)
-      process.standardError = try FileHandle(forWritingTo: err)
-      try process.run()
-    } catch {
-      throw HeaderReaderError(.unavailable, "cannot run \(executable): \(error)")
+    let out = folder.appendingPathComponent("stdout.txt").path
+    let err = folder.appendingPathComponent("stderr.txt").path
+    let end: ProgramEnd
+    switch system_runProgram(
+      executable, arguments, directory: folder.path, outputPath: out, errorPath: err, timeLimit: timeLimit)
+    {
+    case .success(let ended): end = ended
+    case .failure(let error): throw HeaderReaderError(.unavailable, "cannot run \(executable): \(error.message)")
     }
-    if finished.wait(timeout: .now() + .seconds(timeLimit)) == .timedOut {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      throw HeaderReaderError(
-        .timedOut, "\(executable) did not finish in \(timeLimit) s: it was killed")
+    let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
+    let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: err))) ?? Data(), as: UTF8.self)
+    switch end {
+    case .exited(let status):
+      return (status, stdout, stderr)
+    case .timedOut:
+      throw HeaderReaderError(.timedOut, "\(executable) did not finish in \(timeLimit) s: it was killed")
+    case .signaled(let signal) where system_stopSignals.contains(signal):
+      throw HeaderReaderError(.interrupted, "\(executable) was stopped by \(system_signalName(signal))")
+    case .signaled(let signal):
+      // A crash: reported as the status a shell shows (128 + the signal), with what it said.
+      return (128 + signal, stdout, stderr + "\n\(executable) crashed with \(system_signalName(signal))")
     }
-    process.waitUntilExit()
-    let stdout = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)
-    let stderr = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
-    return (process.terminationStatus, stdout, stderr)
   }
 }

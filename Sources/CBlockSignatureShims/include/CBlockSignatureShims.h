@@ -92,6 +92,19 @@ int cbs_fork(void);
 /// exited with, or -1) and `signal` (the signal that ended it, or 0); -1 with errno.
 int cbs_wait_child(int pid, int *exitStatus, int *signal);
 
+/// Starts `path` with `arguments` (NULL-terminated, `arguments[0]` the program's name) in
+/// `directory`, its standard input /dev/null and its standard output and error written to
+/// the files `outputPath` and `errorPath` (truncated), in this process's process group, so that
+/// an interrupt from the terminal reaches it as it reaches this process (posix_spawn with
+/// `posix_spawn_file_actions_addchdir_np`, which Swift's overlay does not import). Returns the
+/// child's process ID, or -1 with errno.
+int cbs_spawn(const char *path, char *const _Nullable arguments[_Nonnull], const char *directory,
+              const char *outputPath, const char *errorPath);
+
+/// Waits at most `milliseconds` for child `pid`: returns 1 and sets `exitStatus` and `signal`
+/// as `cbs_wait_child` does when it ended, 0 when it is still running, -1 with errno.
+int cbs_wait_child_for(int pid, long milliseconds, int *exitStatus, int *signal);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

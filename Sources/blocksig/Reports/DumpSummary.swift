@@ -7,7 +7,10 @@ struct DumpSummary: CustomStringConvertible {
   var blocks = 0
   var errors: Int
 
-  init(errors: Int) { self.errors = errors }
+  init(files: Int, errors: Int) {
+    self.files = files
+    self.errors = errors
+  }
 
   var description: String {
     "\(counted(files, "file")), \(counted(blocks, "block")), \(counted(errors, "error"))"

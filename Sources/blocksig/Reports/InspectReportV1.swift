@@ -193,7 +193,7 @@ struct InspectReportV1: Encodable {
       ("size", "\(size) bytes"),
       ("copy helper", symbolText(copyHelper)),
       ("dispose helper", symbolText(disposeHelper)),
-      ("signature", signature ?? "none"),
+      ("signature", signature ?? Self.noSignature(hasSignatureFlag: flags.names.contains("BLOCK_HAS_SIGNATURE"))),
       ("declaration", declaration ?? "none"),
       ("struct return", usesStructReturn ? "yes (BLOCK_USE_STRET)" : "no"),
     ]
@@ -267,5 +267,15 @@ struct InspectProcessReportV1: Encodable {
     lines.append(
       "process \(pid): \(blocks.count) \(noun)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"))
     return lines.map { $0 + "\n" }.joined()
+  }
+}
+
+extension InspectReportV1 {
+  /// Why a block shows no signature: the compiler wrote none, or the flag says there is one
+  /// and the pointer is NULL.
+  static func noSignature(hasSignatureFlag: Bool) -> String {
+    hasSignatureFlag
+      ? "none (BLOCK_HAS_SIGNATURE is set, but the signature pointer is NULL)"
+      : "none (BLOCK_HAS_SIGNATURE is not set: the compiler wrote none)"
   }
 }

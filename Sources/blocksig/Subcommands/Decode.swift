@@ -49,7 +49,7 @@ extension BlockSig {
       // document per input.
       let jsonLines = signatures.count != 1
       var failed = false
-      func decode(_ bytes: [UInt8], label: String, columnBase: Int) {
+      func decode(_ bytes: [UInt8], label: String) {
         do {
           let report = try DecodeReport(decoding: bytes, model: model)
           if let frameLength = report.signature.frameLength, frameLength.value < 0 {
@@ -58,17 +58,17 @@ extension BlockSig {
             let start = report.signature.returnType.description.utf8.count
             Diagnostics.located(
               "negative frame length \(frameLength.value)", input: report.input,
-              range: start..<start + frameLength.description.utf8.count, label: label, columnBase: columnBase)
+              range: start..<start + frameLength.description.utf8.count, label: label)
             return
           }
           print(json ? try report.json(compact: jsonLines) : report.text())
         } catch let error as EncodingError {
           failed = true
-          _ = Diagnostics.malformed(error, label: label, columnBase: columnBase)
+          _ = Diagnostics.malformed(error, label: label)
         } catch let error as LayoutError {
           failed = true
           Diagnostics.layoutFailure(
-            error, input: String(decoding: bytes, as: UTF8.self), label: label, columnBase: columnBase)
+            error, input: String(decoding: bytes, as: UTF8.self), label: label)
         } catch {
           failed = true
           Diagnostics.write("\(label): error: \(error)\n")
@@ -77,7 +77,7 @@ extension BlockSig {
       // The bytes as given, not as `String` repaired them: an invalid UTF-8 byte is reported
       // as itself (`0xff`), not as the first byte of U+FFFD.
       for (index, signature) in signatures.enumerated() {
-        decode(Self.rawArgument(signature), label: "<argument \(index + 1)>", columnBase: 0)
+        decode(Self.rawArgument(signature), label: "<argument \(index + 1)>")
       }
       if signatures.isEmpty {
         // One input per line, decoded as soon as it is read (memory bounded by the longest
@@ -87,7 +87,7 @@ extension BlockSig {
         do {
           while let (number, line) = try lines.next() {
             guard !line.isEmpty else { continue }
-            decode(line, label: "<stdin>:\(number)", columnBase: 1)
+            decode(line, label: "<stdin>:\(number)")
             decoded += 1
           }
         } catch {

@@ -63,7 +63,9 @@ extension BlockSig {
       let errors = StandardError()
       var inputs: [(path: String, explicit: Bool)] = []
       var failed = false
+      // A path that cannot be scanned counts as a file with an error, as an unreadable file does.
       var pathErrors = 0
+      var emptyFolders: [String] = []
       for path in paths {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -79,7 +81,9 @@ extension BlockSig {
             pathErrors += 1
             continue
           }
-          inputs.append(contentsOf: Self.files(under: path).map { ($0, false) })
+          let files = Self.files(under: path)
+          if files.isEmpty { emptyFolders.append(path) }
+          inputs.append(contentsOf: files.map { ($0, false) })
         } else {
           inputs.append((path, true))
         }
@@ -90,7 +94,14 @@ extension BlockSig {
       let outcomes = Self.scanInParallel(inputs, progress: isatty(2) == 1 ? errors : nil)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      var summary = DumpSummary(errors: pathErrors)
+      var summary = DumpSummary(files: pathErrors, errors: pathErrors)
+      // Nothing to scan at all is no input (66), not a clean run; an empty folder beside other
+      // input is only warned about.
+      for folder in emptyFolders { errors.write("\(folder): warning: no files in this folder\n") }
+      if inputs.isEmpty && pathErrors == 0 {
+        errors.write("\(Diagnostics.command): error: no files to scan in \(emptyFolders.joined(separator: ", "))\n")
+        throw ExitCode(ExitStatus.noInput)
+      }
       for index in inputs.indices {
         var output = ""
         switch outcomes.take(index) {

@@ -70,7 +70,10 @@ extension BlockSig.ObjC {
 
     @OptionGroup var jsonOption: JSONOption
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       try ClangOptions.requireFile(header)
       var arguments: [String] = []
       if gnustep {
@@ -86,7 +89,7 @@ extension BlockSig.ObjC {
       do {
         description = try reader.objcProtocol(header: header, named: protocolName, includingAdopted: adopted)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.commandLineMessage)
+        throw error.report(offeringGNUstep: true)
       }
       if jsonOption.json {
         try JSONOutput.print(ObjCProtocolReportV1(description, header: header))

@@ -49,7 +49,10 @@ extension BlockSig.ObjC {
 
     @OptionGroup var jsonOption: JSONOption
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       try LibraryCodeRun.run { child in try listClasses(marking: child) }
     }
 

@@ -48,14 +48,17 @@ extension BlockSig {
 
     @OptionGroup var jsonOption: JSONOption
 
+    @OptionGroup var diagnostics: DiagnosticOptions
+
     func run() throws {
+      diagnostics.apply()
       try ClangOptions.requireFile(header)
       let reader = clangOptions.reader()
       let table: HeaderTable
       do {
         table = try reader.table(header: header, struct: record)
       } catch {
-        throw Diagnostics.fail(error.exitStatus, error.commandLineMessage)
+        throw error.report()
       }
       if jsonOption.json {
         try JSONOutput.print(TableReportV1(table))

@@ -7,13 +7,13 @@ import Foundation
 extension Diagnostics {
   /// Prints `label:offset: error: message`, the input, and a `^~~` underline of the bytes the
   /// error covers (``EncodingError/range``: a byte, a number, an unterminated construct to the
-  /// end), and returns exit code 65. `columnBase` 1 prints the offset as a column counted from
-  /// 1, for a `label` that ends in a line number.
-  static func malformed(_ error: EncodingError, label: String, columnBase: Int = 0) -> ExitCode {
+  /// end), and returns exit code 65. The place is a column counted in bytes from 1, as
+  /// compilers count it (`<argument 1>:4:`, `<stdin>:3:4:`).
+  static func malformed(_ error: EncodingError, label: String) -> ExitCode {
     let shown = excerpt(error.input, around: error.offset)
     let length = max(1, min(error.range.count, shown.end - shown.column))
     let marks = underline(0..<length, indent: shown.column)
-    write("\(label):\(error.offset + columnBase): error: \(error.message)\n\(shown.text)\n\(marks)\n")
+    write("\(label):\(error.offset + 1): error: \(error.message)\n\(shown.text)\n\(marks)\n")
     return ExitCode(ExitStatus.dataError)
   }
 
@@ -38,7 +38,7 @@ extension Diagnostics {
   /// Reports a ``LayoutError`` (a size that does not fit) at the first place the type that
   /// overflowed appears in `input`, underlined, as a malformed encoding is; on one line when
   /// it cannot be found (or the plain search would take more than 2^24 comparisons).
-  static func layoutFailure(_ error: LayoutError, input: String, label: String, columnBase: Int = 0) {
+  static func layoutFailure(_ error: LayoutError, input: String, label: String) {
     let bytes = Array(input.utf8)
     let needle = Array(error.encoding.utf8)
     var start: Int?
@@ -53,17 +53,17 @@ extension Diagnostics {
     let shown = excerpt(input, around: start)
     let length = max(1, min(needle.count, shown.end - shown.column))
     write(
-      "\(label):\(start + columnBase): error: \(error)\n\(shown.text)\n\(underline(0..<length, indent: shown.column))\n"
+      "\(label):\(start + 1): error: \(error)\n\(shown.text)\n\(underline(0..<length, indent: shown.column))\n"
     )
   }
 
   /// Prints `label:offset: error: message`, the input and a `^~~` underline of `range`, as a
   /// malformed encoding is reported, for a problem found after parsing.
-  static func located(_ message: String, input: String, range: Range<Int>, label: String, columnBase: Int = 0) {
+  static func located(_ message: String, input: String, range: Range<Int>, label: String) {
     let shown = excerpt(input, around: range.lowerBound)
     let length = max(1, min(range.count, shown.end - shown.column))
     write(
-      "\(label):\(range.lowerBound + columnBase): error: \(message)\n\(shown.text)\n"
+      "\(label):\(range.lowerBound + 1): error: \(message)\n\(shown.text)\n"
         + "\(underline(0..<length, indent: shown.column))\n")
   }
 

@@ -11,4 +11,6 @@ enum ExitStatus {
   /// Code of a library that blocksig ran — its constructors, the function that returns the
   /// block, the block — crashed (EX_SOFTWARE); blocksig itself did not.
   static let crashed: Int32 = 70
+  /// Interrupted (128 + SIGINT, as a shell reports it).
+  static let interrupted: Int32 = 130
 }
