@@ -49,6 +49,42 @@ import Testing
     #expect(spelled.description == "C32@?0@8Q16*24")
   }
 
+  @Test func aClasssBlockParametersComeWithTheSignaturesClangWrites() throws {
+    let printed = try Self.compiled.get()
+    let array = try Self.reader.objcBlockParameters(header: Self.foundation, className: "NSArray")
+    let expected: [(String, Int, String)] = [
+      ("sortedArrayUsingComparator:", 0, "NSComparator"), ("enumerateObjectsUsingBlock:", 0, "GSEnumeratorBlock"),
+      ("indexesOfObjectsPassingTest:", 0, "GSPredicateBlock"),
+      ("enumerateObjectsWithOptions:usingBlock:", 1, "GSEnumeratorBlock"),
+    ]
+    for (selector, index, type) in expected {
+      let parameter = try #require(array.first { $0.selector == selector }, "\(selector)")
+      #expect(parameter.index == index && parameter.type == type && parameter.isInstanceMethod, "\(selector)")
+      #expect([parameter.signature.description] == printed[type], "\(selector)")
+    }
+    let center = try Self.reader.objcBlockParameters(header: Self.foundation, className: "NSNotificationCenter")
+    #expect(
+      center.map { "\($0.selector) \($0.index) \($0.signature)" } == [
+        "addObserverForName:object:queue:usingBlock: 3 \(printed["GSNotificationBlock"]?.first ?? "")"
+      ])
+    // The runtime agrees that each of those methods takes a block there: gcc, which compiled
+    // GNUstep Base and has no blocks, encodes GNUstep's stand-in block type (a pointer to a
+    // struct of isa, flags, reserved and invoke), where clang writes `@?`.
+    try ObjCRuntime.loadFoundation()
+    let arrayClass = try ObjCClass(named: "NSArray")
+    var checked = 0
+    for parameter in array {
+      guard let method = arrayClass.instanceMethod(Selector(parameter.selector)) else { continue }
+      checked += 1
+      let arguments = try SignatureEncoding(parsing: method.typeEncoding).arguments
+      #expect(["@?", "^{?=^vii^?}"].contains(arguments[parameter.index + 2].type.description), "\(parameter.selector)")
+    }
+    #expect(checked >= expected.count)
+    #expect(throws: HeaderReaderError.self) {
+      try Self.reader.objcBlockParameters(header: Self.foundation, className: "BSNoSuchClass")
+    }
+  }
+
   @Test func whatIsNotABlockTypeIsRefused() throws {
     for type in ["NSUInteger", "void (*)(int)", "int (^)(int, ...)"] {
       #expect(throws: HeaderReaderError.self, "\(type)") {
