@@ -32,42 +32,47 @@ let package = Package(
     .target(name: "CBlockABI"),
     .target(name: "CBlockSignatureShims"),
     .target(name: "BlockSignature", swiftSettings: swiftSettings),
+    // Every system call and the one platform import (not a product): the libraries above it
+    // reach the C library only through it.
+    .target(name: "BlockSignatureSystem", dependencies: ["CBlockSignatureShims"], swiftSettings: swiftSettings),
     .target(
       name: "BlockSignatureBinary",
-      dependencies: ["BlockSignature", "CBlockSignatureShims"],
+      dependencies: ["BlockSignature", "BlockSignatureSystem", "CBlockSignatureShims"],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "BlockSignatureRuntime",
-      dependencies: ["BlockSignature", "BlockSignatureBinary", "CBlockABI", "CBlockSignatureShims"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureBinary", "CBlockABI", "CBlockSignatureShims",
+      ],
       swiftSettings: swiftSettings,
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
     .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
     .target(
       name: "BlockSignatureFFI",
-      dependencies: ["BlockSignature", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
+      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "BlockSignatureHeaders",
-      dependencies: ["BlockSignature", "BlockSignatureBinary", "BlockSignatureFFI"],
+      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureFFI"],
       swiftSettings: swiftSettings
     ),
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
     .target(
       name: "BlockSignatureObjC",
       dependencies: [
-        "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders", "CBlockSignatureObjC",
-        "CFFI",
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
+        "CBlockSignatureObjC", "CFFI",
       ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
       name: "blocksig",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
-        "BlockSignatureObjC",
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
+        "BlockSignatureHeaders", "BlockSignatureObjC",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings

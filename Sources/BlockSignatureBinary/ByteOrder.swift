@@ -1,6 +1,7 @@
 // Bounds-checked, endian-parametrised loads from untrusted bytes.
 
 import BlockSignature
+import BlockSignatureSystem
 
 /// The byte order of a binary. A parameter of every load: the scanner never asks the host.
 enum ByteOrder: Sendable, Hashable {

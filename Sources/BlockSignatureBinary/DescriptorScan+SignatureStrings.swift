@@ -1,6 +1,7 @@
 // Signature strings: where the strings that contain `@?0` are, and raw words pointing at them.
 
 import BlockSignature
+import BlockSignatureSystem
 
 extension DescriptorScan {
   /// Finds every NUL-terminated string containing `@?0` in allocated, non-executable sections.

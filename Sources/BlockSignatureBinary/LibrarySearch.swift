@@ -2,6 +2,7 @@
 // that the file can be checked (`ELFLoadCheck`) before `dlopen` maps it.
 
 import BlockSignature
+import BlockSignatureSystem
 
 /// Finds a shared library as `dlopen` does for a name without a slash.
 ///

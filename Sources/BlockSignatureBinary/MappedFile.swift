@@ -1,6 +1,7 @@
 // A read-only memory mapping of a whole file: the scanner reads sections in place, never copies them.
 
 import BlockSignature
+import BlockSignatureSystem
 
 /// A file mapped read-only into memory for the lifetime of the value.
 ///

@@ -5,6 +5,8 @@
 
 /// Prepared values by key, the least recently used dropped beyond `limit`. A dropped value lives
 /// on while anything made from it holds it.
+import BlockSignatureSystem
+
 package final class PreparationCache<Value>: @unchecked Sendable {
   private struct Table {
     var entries: [String: (value: Value, lastUse: UInt64)] = [:]

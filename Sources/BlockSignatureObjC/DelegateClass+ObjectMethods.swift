@@ -6,6 +6,7 @@
 
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 import CBlockSignatureObjC
 
 extension DelegateClass {

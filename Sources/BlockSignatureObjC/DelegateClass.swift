@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 import CBlockSignatureObjC
 
 /// The class behind the dynamic delegates of one protocol and method list: a subclass of

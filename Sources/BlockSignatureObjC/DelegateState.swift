@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 import CBlockSignatureObjC
 
 /// A block implementing a delegate's method, with how it is called.

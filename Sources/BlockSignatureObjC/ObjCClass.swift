@@ -1,5 +1,5 @@
+import BlockSignatureSystem
 import CBlockSignatureObjC
-import Glibc
 
 /// An Objective-C class (or metaclass) of GCC's runtime.
 ///
@@ -82,7 +82,7 @@ public struct ObjCClass: Hashable, @unchecked Sendable, CustomStringConvertible 
   public var methods: [ObjCMethod] {
     var count: UInt32 = 0
     guard let list = cbo_class_copy_methods(pointer, &count) else { return [] }
-    defer { free(list) }
+    defer { system_free(list) }
     return (0..<Int(count)).compactMap { list[$0].map(ObjCMethod.init) }
   }
 
@@ -90,7 +90,7 @@ public struct ObjCClass: Hashable, @unchecked Sendable, CustomStringConvertible 
   public var protocols: [ObjCProtocol] {
     var count: UInt32 = 0
     guard let list = cbo_class_copy_protocols(pointer, &count) else { return [] }
-    defer { free(list) }
+    defer { system_free(list) }
     return (0..<Int(count)).compactMap { list[$0].map(ObjCProtocol.init) }
   }
 

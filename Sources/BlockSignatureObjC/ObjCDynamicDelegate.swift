@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 
 /// An Objective-C object that answers a protocol's methods with blocks (BlocksKit's
 /// `A2DynamicDelegate` for GNUstep): each block checked against its method's types, the other

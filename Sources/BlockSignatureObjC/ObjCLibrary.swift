@@ -1,6 +1,6 @@
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import CBlockSignatureObjC
-import Glibc
 
 /// A shared library loaded into the process (`dlopen`), and the Objective-C classes it
 /// defines: what a class-dump of a GNUstep library starts from.
@@ -39,9 +39,7 @@ public struct ObjCLibrary: Hashable, Sendable {
 
   /// `path` with symbolic links resolved (the linker may name a file by a link).
   private static func resolved(_ path: String) -> String {
-    guard let real = realpath(path, nil) else { return path }
-    defer { free(real) }
-    return String(cString: real)
+    system_realpath(path) ?? path
   }
 }
 

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 import CBlockSignatureObjC
 import CFFI
 import Synchronization

@@ -1,6 +1,6 @@
 import BlockSignature
+import BlockSignatureSystem
 import CBlockSignatureObjC
-import Glibc
 
 /// An Objective-C protocol as GCC's runtime records it.
 ///
@@ -41,7 +41,7 @@ public struct ObjCProtocol: Hashable, @unchecked Sendable, CustomStringConvertib
     guard let list = cbo_protocol_copy_methods(pointer, required ? 1 : 0, instance ? 1 : 0, &count) else {
       return []
     }
-    defer { free(list) }
+    defer { system_free(list) }
     return (0..<Int(count)).compactMap { index in
       let entry = list[index]
       guard let selector = entry.selector, let types = entry.types,
@@ -56,7 +56,7 @@ public struct ObjCProtocol: Hashable, @unchecked Sendable, CustomStringConvertib
   public static var all: [ObjCProtocol] {
     var count: UInt32 = 0
     guard let list = cbo_protocol_copy_list(&count) else { return [] }
-    defer { free(list) }
+    defer { system_free(list) }
     return (0..<Int(count)).compactMap { list[$0].map(ObjCProtocol.init) }
   }
 

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureFFI
+import BlockSignatureSystem
 
 /// The implementations made from blocks that the runtime functions below hold, by address.
 private let registeredImplementations = Locked<[UInt: BlockMethodImplementation]>([:])

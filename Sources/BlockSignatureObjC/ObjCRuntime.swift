@@ -1,6 +1,6 @@
 import BlockSignatureFFI
+import BlockSignatureSystem
 import CBlockSignatureObjC
-import Glibc
 
 /// GCC's Objective-C runtime in this process, and GNUstep Base (the Foundation classes) on it.
 ///
@@ -41,10 +41,10 @@ public enum ObjCRuntime {
     if cbo_class_named("NSAutoreleasePool") != nil { return .success(()) }
     var reasons: [String] = []
     for name in foundationLibraryNames {
-      if dlopen(name, RTLD_NOW | RTLD_GLOBAL) != nil, cbo_class_named("NSAutoreleasePool") != nil {
+      if system_dlopen(name, global: true) != nil, cbo_class_named("NSAutoreleasePool") != nil {
         return .success(())
       }
-      reasons.append(dlerror().map { String(cString: $0) } ?? "\(name): no NSAutoreleasePool class")
+      reasons.append(system_dlerror() ?? "\(name): no NSAutoreleasePool class")
     }
     return .failure(
       ObjCError(

@@ -2,6 +2,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 
 extension BlockInfo {
   /// Reads the block at `address` in another process, without stopping or changing it.

@@ -4,6 +4,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 import CBlockABI
 
 extension BlockInfo {

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 import CBlockSignatureShims
 
 /// A blocks runtime loaded in this process: the image that defines `_Block_copy`.

@@ -3,6 +3,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 import CBlockSignatureShims
 
 /// Work run in a child process made with `fork`, whose crash becomes a value.

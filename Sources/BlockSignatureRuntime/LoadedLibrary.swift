@@ -12,6 +12,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 
 public struct LoadedLibrary: @unchecked Sendable {
   /// The file the library was loaded from: the path given, or where the search for a bare

@@ -2,6 +2,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 
 struct MemoryMap {
   struct Protection: Hashable {

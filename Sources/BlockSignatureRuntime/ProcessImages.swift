@@ -3,6 +3,7 @@
 
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 
 /// The files mapped into a process, and the symbols of the ELF images among them.
 ///

@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureBinary
+import BlockSignatureSystem
 import CBlockSignatureShims
 
 /// Checked reads of a process's memory: this process's own, or another's.

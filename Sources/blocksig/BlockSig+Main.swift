@@ -8,27 +8,39 @@ extension BlockSig {
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
     // The subcommands named on the command line (`objc classes`), for an error found before
-    // parsing ends.
-    Diagnostics.command = (["blocksig"] + namedPath(in: arguments)).joined(separator: " ")
+    // parsing ends; colour as the flags and the environment say.
+    let context = Diagnostics.Context(
+      command: (["blocksig"] + namedPath(in: arguments)).joined(separator: " "),
+      usesColor: DiagnosticOptions.usesColor(
+        arguments: arguments, environment: ProcessInfo.processInfo.environment))
+    Foundation.exit(Diagnostics.$context.withValue(context) { run(arguments) })
+  }
+
+  /// Parses and runs the command line; the status to exit with.
+  static func run(_ arguments: [String]) -> Int32 {
     // No subcommand is a usage error (the help goes to standard error), and so is help for a
     // subcommand that does not exist.
     if arguments.isEmpty {
       Diagnostics.write(helpMessage(columns: nil) + "\n")
-      Foundation.exit(ExitStatus.usage)
+      return ExitStatus.usage
     }
-    if arguments.first == "help", arguments.count > 1,
-      namedPath(in: Array(arguments.dropFirst())).count < arguments.count - 1
-    {
-      let unknown = arguments.dropFirst(1 + namedPath(in: Array(arguments.dropFirst())).count).first ?? ""
+    let named = namedPath(in: Array(arguments.dropFirst()))
+    if arguments.first == "help", arguments.count > 1, named.count < arguments.count - 1 {
+      let unknown = arguments.dropFirst(1 + named.count).first ?? ""
       Diagnostics.write("blocksig help: error: no subcommand '\(unknown)' (blocksig --help lists them)\n")
-      Foundation.exit(ExitStatus.usage)
+      return ExitStatus.usage
     }
     do {
-      var command = try parseAsRoot(arguments)
-      Diagnostics.command = (["blocksig"] + commandPath(to: type(of: command))).joined(separator: " ")
-      try command.run()
+      let parsed = try parseAsRoot(arguments)
+      var context = Diagnostics.context
+      context.command = (["blocksig"] + commandPath(to: type(of: parsed))).joined(separator: " ")
+      return try Diagnostics.$context.withValue(context) {
+        var command = parsed
+        try command.run()
+        return 0
+      }
     } catch {
-      Foundation.exit(exitStatus(reporting: error))
+      return exitStatus(reporting: error)
     }
   }
 

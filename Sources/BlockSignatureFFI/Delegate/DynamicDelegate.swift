@@ -1,5 +1,6 @@
 import BlockSignature
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import CFFI
 
 /// A C callback table implemented by blocks (BlocksKit's `A2DynamicDelegate` for C APIs): each

@@ -2,6 +2,7 @@
 // table, and what the closure forwards to — the member's block, or the real delegate's function.
 
 import BlockSignature
+import BlockSignatureSystem
 import CFFI
 
 /// A block implementing a member, with how it is called.

@@ -2,6 +2,8 @@
 // as long as the block, one copy per distinct text.
 
 /// Interned NUL-terminated copies of strings, freed with the table.
+import BlockSignatureSystem
+
 final class CStringTable: Sendable {
   private let strings = Locked<[String: UnsafeMutablePointer<CChar>]>([:])
 

@@ -1,4 +1,5 @@
 import BlockSignatureBinary
+import BlockSignatureSystem
 import Dispatch
 import Foundation
 

@@ -26,7 +26,6 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       try options.run(to: .block)
     }
   }

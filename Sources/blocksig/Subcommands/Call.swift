@@ -86,7 +86,6 @@ extension BlockSig {
     }
 
     func run() throws {
-      diagnostics.apply()
       try LibraryCodeRun.run { child in try call(marking: child) }
     }
 

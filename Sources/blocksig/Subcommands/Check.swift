@@ -55,7 +55,6 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       let parsedCandidate: SignatureEncoding
       let parsedExpected: SignatureEncoding
       do {

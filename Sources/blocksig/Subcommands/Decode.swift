@@ -2,6 +2,7 @@ import ArgumentParser
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import Foundation
 
 extension BlockSig {
@@ -42,7 +43,6 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     mutating func run() throws {
-      diagnostics.apply()
       let model = target
       let json = json
       // One input: one pretty document. Several, or standard input: JSON Lines, one compact
@@ -309,13 +309,10 @@ struct StandardInputLines {
       buffer.removeFirst(start)
       start = 0
       scanned = buffer.count
-      let count = read(0, &chunk, chunk.count)
-      if count > 0 {
-        buffer += chunk[..<count]
-      } else if count == 0 {
-        atEnd = true
-      } else if errno != EINTR {
-        throw ReadError(message: String(cString: strerror(errno)))
+      switch chunk.withUnsafeMutableBytes({ system_readStandardInput($0) }) {
+      case .success(0): atEnd = true
+      case .success(let count): buffer += chunk[..<count]
+      case .failure(let error): throw ReadError(message: error.reason)
       }
     }
   }

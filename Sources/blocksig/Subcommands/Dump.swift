@@ -2,6 +2,7 @@ import ArgumentParser
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import Dispatch
 import Foundation
 
@@ -59,39 +60,44 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       let errors = StandardError()
-      var inputs: [(path: String, explicit: Bool)] = []
+      var inputs: [BinaryBatchScan.Input] = []
       var failed = false
       // A path that cannot be scanned counts as a file with an error, as an unreadable file does.
       var pathErrors = 0
       var emptyFolders: [String] = []
       for path in paths {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let kind = system_fileKind(path, followingLinks: true) else {
           errors.write("\(path): error: no such file or directory\n")
           failed = true
           pathErrors += 1
           continue
         }
-        if isDirectory.boolValue {
+        if kind == .directory {
           guard recursive else {
             errors.write("\(path): error: is a directory (use -r to scan directories)\n")
             failed = true
             pathErrors += 1
             continue
           }
-          let files = Self.files(under: path)
+          let files = BinaryBatchScan.files(under: path)
           if files.isEmpty { emptyFolders.append(path) }
-          inputs.append(contentsOf: files.map { ($0, false) })
+          inputs.append(contentsOf: files.map { .init(path: $0, explicit: false) })
         } else {
-          inputs.append((path, true))
+          inputs.append(.init(path: path, explicit: true))
         }
       }
 
       // Files are scanned on all cores; each one's output is written, in input order, as soon
       // as it and every file before it are done, and its report is then let go.
-      let outcomes = Self.scanInParallel(inputs, progress: isatty(2) == 1 ? errors : nil)
+      // On a terminal, a line counting the files done, erased at the end.
+      var progress: (@Sendable (Int, Int) -> Void)?
+      if system_isTerminal(2) {
+        progress = { (done: Int, total: Int) in
+          errors.write("\rscanned \(done)/\(total)" + (done == total ? "\r\u{1b}[K" : ""))
+        }
+      }
+      let outcomes = BinaryBatchScan(files: inputs, progress: progress)
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       var summary = DumpSummary(files: pathErrors, errors: pathErrors)
@@ -107,7 +113,7 @@ extension BlockSig {
         switch outcomes.take(index) {
         case .skipped:
           continue
-        case .failed(let path, let error):
+        case .failed(path: let path, error: let error):
           let offset = error.offset.map { ":\(String(format: "0x%llx", $0))" } ?? ""
           errors.write("\(path)\(offset): error: \(error.message)\n")
           failed = true
@@ -132,71 +138,6 @@ extension BlockSig {
       }
       errors.write("\(Diagnostics.command): \(summary)\n")
       if failed { throw ExitCode(ExitStatus.findings) }
-    }
-
-    // MARK: Scanning
-
-    enum Outcome: Sendable {
-      case scanned([BinaryScanReport])
-      case failed(String, BinaryScanError)
-      case skipped
-    }
-
-    /// Regular files under `directory`, sorted, named from `directory` as given. A symbolic
-    /// link to a regular file counts once with the file it names (`libfoo.so` → `libfoo.so.1`:
-    /// one scan, under the file's own name when it is in the tree too); links to directories
-    /// are not followed, so a link cycle cannot loop.
-    static func files(under directory: String) -> [String] {
-      guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
-      let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-      var candidates: [(path: String, isLink: Bool)] = []
-      while let relative = enumerator.nextObject() as? String {
-        let path = prefix + relative
-        var link = stat()
-        guard lstat(path, &link) == 0 else { continue }
-        let kind = link.st_mode & S_IFMT
-        if kind == S_IFREG || kind == S_IFLNK { candidates.append((path, kind == S_IFLNK)) }
-      }
-      // Files before links, so a file is named as itself; then each file once.
-      candidates.sort { ($0.isLink ? 1 : 0, $0.path) < ($1.isLink ? 1 : 0, $1.path) }
-      var seen = Set<[UInt64]>()
-      var result: [String] = []
-      for candidate in candidates {
-        var target = stat()
-        guard stat(candidate.path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
-        if seen.insert([UInt64(target.st_dev), UInt64(target.st_ino)]).inserted { result.append(candidate.path) }
-      }
-      return result.sorted()
-    }
-
-    /// Starts scanning the files on all cores, in the background; each result is taken from
-    /// the box, in input order, as it arrives.
-    static func scanInParallel(_ inputs: [(path: String, explicit: Bool)], progress: StandardError?) -> OutcomeBox {
-      let results = OutcomeBox(count: inputs.count)
-      DispatchQueue.global().async {
-        scan(inputs, into: results, progress: progress)
-      }
-      return results
-    }
-
-    private static func scan(
-      _ inputs: [(path: String, explicit: Bool)], into results: OutcomeBox, progress: StandardError?
-    ) {
-      DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-        let input = inputs[index]
-        let outcome: Outcome
-        do throws(BinaryScanError) {
-          if !input.explicit && !BinaryScanner.isRecognizedBinary(fileAt: input.path) {
-            outcome = .skipped
-          } else {
-            outcome = .scanned(try BinaryScanner.scan(fileAt: input.path))
-          }
-        } catch {
-          outcome = .failed(input.path, error)
-        }
-        let done = results.store(outcome, at: index)
-        progress?.write("\rscanned \(done)/\(inputs.count)" + (done == inputs.count ? "\r\u{1b}[K" : ""))
-      }
     }
 
     // MARK: Human output
@@ -260,36 +201,6 @@ extension BlockSig {
         + "\(counted(report.distinctSignatureCount, "distinct signature"))\n"
       return text
     }
-  }
-}
-
-/// Results written from `concurrentPerform` workers and taken, one at a time in input order,
-/// by the thread that prints them.
-final class OutcomeBox: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var storage: [BlockSig.Dump.Outcome?]
-  private var done = 0
-
-  init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-  /// Stores the outcome of file `index`; returns how many files are done.
-  func store(_ outcome: BlockSig.Dump.Outcome, at index: Int) -> Int {
-    condition.lock()
-    defer { condition.unlock() }
-    storage[index] = outcome
-    done += 1
-    condition.broadcast()
-    return done
-  }
-
-  /// The outcome of file `index`, waiting until it is stored; the box lets go of it.
-  func take(_ index: Int) -> BlockSig.Dump.Outcome {
-    condition.lock()
-    defer { condition.unlock() }
-    while storage[index] == nil { condition.wait() }
-    let outcome = storage[index]!
-    storage[index] = .skipped
-    return outcome
   }
 }
 

@@ -107,7 +107,6 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       if let pid, all {
         try listBlocks(inProcess: pid)
         return

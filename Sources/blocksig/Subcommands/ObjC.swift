@@ -73,7 +73,6 @@ extension BlockSig.ObjC {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       try ClangOptions.requireFile(header)
       var arguments: [String] = []
       if gnustep {

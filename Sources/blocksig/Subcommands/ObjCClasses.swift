@@ -52,7 +52,6 @@ extension BlockSig.ObjC {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       try LibraryCodeRun.run { child in try listClasses(marking: child) }
     }
 

@@ -51,7 +51,6 @@ extension BlockSig {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      diagnostics.apply()
       try ClangOptions.requireFile(header)
       let reader = clangOptions.reader()
       let table: HeaderTable

@@ -10,9 +10,13 @@ struct DiagnosticOptions: ParsableArguments {
   @Flag(inversion: .prefixedNo, help: "Colour the diagnostics on standard error (default: when it is a terminal).")
   var colorDiagnostics: Bool?
 
-  /// Sets the colour mode for this run; call it first in `run()`.
-  func apply() {
-    Diagnostics.usesColor = colorDiagnostics ?? Self.colorByDefault(environment: ProcessInfo.processInfo.environment)
+  /// Whether this run colours its diagnostics: the last of the two flags before `--` wins,
+  /// else ``colorByDefault(environment:)``. Read from the raw arguments, so that errors found
+  /// while parsing are coloured the same way.
+  static func usesColor(arguments: [String], environment: [String: String]) -> Bool {
+    let flag = arguments.prefix { $0 != "--" }.last { $0 == "--color-diagnostics" || $0 == "--no-color-diagnostics" }
+    guard let flag else { return colorByDefault(environment: environment) }
+    return flag == "--color-diagnostics"
   }
 
   /// Whether diagnostics are coloured when no flag says: standard error is a terminal, `NO_COLOR`
@@ -26,8 +30,8 @@ struct DiagnosticOptions: ParsableArguments {
 
 extension Diagnostics {
   /// Whether ``write(_:)`` colours `error:`, `warning:` and `note:` and the location before
-  /// them. Set once by ``DiagnosticOptions/apply()`` before any diagnostic is written.
-  nonisolated(unsafe) static var usesColor = false
+  /// them (``Context/usesColor``).
+  static var usesColor: Bool { context.usesColor }
 
   /// `text` with, on each line, the location in bold and the severity in colour (red errors,
   /// magenta warnings, cyan notes, as clang and swift-format print them); unchanged when colour

@@ -4,9 +4,20 @@ import Foundation
 
 /// Writes diagnostics to stderr; stdout holds results only.
 enum Diagnostics {
-  /// `blocksig SUBCOMMAND`, the prefix of every diagnostic without a place in an input; set by
-  /// `BlockSig.main()` from the subcommand parsed, or named on the command line when parsing fails.
-  nonisolated(unsafe) static var command = "blocksig"
+  /// How this run writes diagnostics: bound by `BlockSig.main()` for the whole run (a task
+  /// local, read-only below it), never a global that changes.
+  struct Context: Sendable {
+    /// `blocksig SUBCOMMAND`, the prefix of every diagnostic without a place in an input: the
+    /// subcommand parsed, or the one named on the command line when parsing fails.
+    var command = "blocksig"
+    /// Whether `error:`, `warning:` and `note:` and the location before them are coloured.
+    var usesColor = false
+  }
+
+  @TaskLocal static var context = Context()
+
+  /// The prefix of this run's diagnostics (``Context/command``).
+  static var command: String { context.command }
 
   /// Prints `blocksig SUBCOMMAND: error: message` to stderr and returns the exit code to throw.
   static func fail(_ code: Int32, _ message: String) -> ExitCode {

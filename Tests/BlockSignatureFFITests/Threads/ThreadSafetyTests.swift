@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Made blocks, trampolines and delegates used from many threads at once, most of them C's
-/// own: each check holds on every run, and `Scripts/tsan.sh` runs them under ThreadSanitizer,
+/// own: each check holds on every run, and `Scripts/sanitize.sh thread` runs them under ThreadSanitizer,
 /// which reports any unsynchronised access they make.
 @Suite struct ThreadSafetyTests {
   /// A value behind an `NSLock` (a pthread mutex, which ThreadSanitizer follows; it cannot see

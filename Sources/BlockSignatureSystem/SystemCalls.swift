@@ -1,7 +1,8 @@
-// Every system call of the binary and runtime modules, and their one platform import ladder
-// (argument-parser `Utilities/Platform.swift`): BlockSignatureRuntime calls these too.
+// Every system call the project makes, and the one platform import ladder (argument-parser
+// `Utilities/Platform.swift`, swift-system `Internals/Syscalls.swift`): no other target
+// imports the C library. Each wrapper returns a `Result` or an optional; the libraries above
+// turn failures into their typed errors.
 
-import BlockSignature
 import CBlockSignatureShims
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ package struct SystemCallError: Error, Sendable {
 /// Maps the regular file at `path` read-only. Returns the mapping (nil for an empty file) and its size.
 /// Opens without blocking (`O_NONBLOCK`), so a FIFO with no writer is refused like any other
 /// file that is not regular, instead of waiting for one.
-func system_mapFile(_ path: String) -> Result<(UnsafeMutableRawPointer?, Int), SystemCallError> {
+package func system_mapFile(_ path: String) -> Result<(UnsafeMutableRawPointer?, Int), SystemCallError> {
   var fd: Int32
   repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
   if fd < 0 { return .failure(SystemCallError(call: "open", code: errno)) }
@@ -58,20 +59,22 @@ func system_mapFile(_ path: String) -> Result<(UnsafeMutableRawPointer?, Int), S
 }
 
 /// Unmaps a mapping made by `system_mapFile`.
-func system_unmap(_ address: UnsafeMutableRawPointer, _ size: Int) {
+package func system_unmap(_ address: UnsafeMutableRawPointer, _ size: Int) {
   _ = munmap(address, size)
 }
 
 /// `memchr`: the first `byte` in `[start, start + count)`.
 @inline(__always)
-func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
+package func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
   UnsafeRawPointer(memchr(start, Int32(byte), count))
 }
 
 /// The first occurrence of the three bytes `a b c` in `[start, start + count)`: `memchr` for the
 /// first byte (vectorised in libc), then a compare (glibc's `memmem` needs `_GNU_SOURCE`).
 @inline(__always)
-func system_find3(_ start: UnsafeRawPointer, _ count: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8) -> UnsafeRawPointer? {
+package func system_find3(_ start: UnsafeRawPointer, _ count: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8)
+  -> UnsafeRawPointer?
+{
   var position = start
   var remaining = count
   while remaining >= 3, let hit = memchr(position, Int32(a), remaining - 2) {
@@ -283,5 +286,68 @@ package func system_runProgram(
     _ = cbs_wait_child(pid, &status, &signal)
     return .success(.timedOut)
   default: return .failure(SystemCallError(call: "waitpid", code: errno))
+  }
+}
+
+/// `free`, for memory a C API handed over (`class_copyMethodList`'s lists).
+package func system_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+/// `realpath`: `path` with symbolic links resolved, or nil when it cannot be.
+package func system_realpath(_ path: String) -> String? {
+  guard let real = realpath(path, nil) else { return nil }
+  defer { free(real) }
+  return String(cString: real)
+}
+
+// MARK: - Folders and file identities (the binary scanner's batch of files)
+
+/// What a path names.
+package enum FileKind: Sendable {
+  case regular, directory, symbolicLink, other
+}
+
+/// The kind of file at `path` (`lstat` unless `followingLinks`), or nil when there is none.
+package func system_fileKind(_ path: String, followingLinks: Bool) -> FileKind? {
+  var info = stat()
+  guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+  switch info.st_mode & S_IFMT {
+  case S_IFREG: return .regular
+  case S_IFDIR: return .directory
+  case S_IFLNK: return .symbolicLink
+  default: return .other
+  }
+}
+
+/// The device and inode of the file `path` names (links followed): two paths with the same
+/// identity are one file.
+package func system_fileIdentity(_ path: String) -> [UInt64]? {
+  var info = stat()
+  guard stat(path, &info) == 0 else { return nil }
+  return [UInt64(info.st_dev), UInt64(info.st_ino)]
+}
+
+/// The names in the folder `path` (without `.` and `..`), in the order the folder lists them.
+package func system_directoryEntries(_ path: String) -> Result<[String], SystemCallError> {
+  guard let folder = opendir(path) else { return .failure(SystemCallError(call: "opendir", code: errno)) }
+  defer { closedir(folder) }
+  var names: [String] = []
+  while let entry = readdir(folder) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+      String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return .success(names)
+}
+
+/// `isatty`: whether the descriptor is a terminal.
+package func system_isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+/// One `read` of standard input into `buffer`: the byte count (0 at its end), retried on EINTR.
+package func system_readStandardInput(_ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemCallError> {
+  while true {
+    let count = read(0, buffer.baseAddress, buffer.count)
+    if count >= 0 { return .success(count) }
+    if errno != EINTR { return .failure(SystemCallError(call: "read", code: errno)) }
   }
 }

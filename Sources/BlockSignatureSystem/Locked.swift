@@ -5,14 +5,14 @@
 // `pthread_mutex_unlock` are what TSan follows.
 
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-  import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// A value read and changed only while its mutex is held (the Objective-C layer uses it too).
+/// A value read and changed only while its mutex is held (FFI and the Objective-C layer use it).
 package final class Locked<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
