@@ -28,19 +28,6 @@ public struct InvocationError: Error, Hashable, Sendable, CustomStringConvertibl
     self.diagnostics = diagnostics
   }
 
-  /// Creates an error.
-  @available(*, deprecated, renamed: "init(kind:argument:path:message:diagnostics:)")
-  public init(kind: Kind, argument: Int? = nil, path: [String] = [], reason: String, diagnostics: [Diagnostic] = []) {
-    self.init(kind: kind, argument: argument, path: path, message: reason, diagnostics: diagnostics)
-  }
-
-  /// Why, in a sentence: ``message``.
-  @available(*, deprecated, renamed: "message")
-  public var reason: String {
-    get { message }
-    set { message = newValue }
-  }
-
   /// Where, then why: `argument 2 → member 1 → element 0: 300 does not fit unsigned char`.
   public var description: String {
     var place: [String] = []

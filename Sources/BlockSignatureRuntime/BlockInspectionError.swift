@@ -70,19 +70,6 @@ public struct BlockInspectionError: Error, Hashable, Sendable, CustomStringConve
     self.message = message
   }
 
-  /// Creates an error; `blockAddress` is nil when `address` is the block's own.
-  @available(*, deprecated, renamed: "init(kind:address:blockAddress:message:)")
-  public init(kind: Kind, address: UInt, blockAddress: UInt? = nil, reason: String) {
-    self.init(kind: kind, address: address, blockAddress: blockAddress, message: reason)
-  }
-
-  /// What went wrong: ``message``.
-  @available(*, deprecated, renamed: "message")
-  public var reason: String {
-    get { message }
-    set { message = newValue }
-  }
-
   /// The block's address, then the message, which names the failing address when it is not the
   /// block's: `block at 0x5000: descriptor at 0x4 (16 bytes for flags 0x2) is not readable memory`.
   public var description: String { "block at \((blockAddress ?? address).hexadecimal()): \(message)" }

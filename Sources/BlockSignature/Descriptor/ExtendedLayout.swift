@@ -97,13 +97,6 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
     public var message: String
 
-    /// What is wrong: ``message``.
-    @available(*, deprecated, renamed: "message")
-    public var reason: String {
-      get { message }
-      set { message = newValue }
-    }
-
     /// The bytes of the layout string the problem covers: the offending byte, or an empty
     /// range at the end of the bytes for ``Kind/missingTerminator``.
     public var range: Range<Int> { kind == .missingTerminator ? offset..<offset : offset..<offset + 1 }

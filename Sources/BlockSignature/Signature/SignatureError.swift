@@ -26,19 +26,6 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
     self.encodingError = encodingError
   }
 
-  /// Creates an error.
-  @available(*, deprecated, renamed: "init(kind:signature:message:encodingError:)")
-  public init(kind: Kind, signature: String, reason: String, encodingError: EncodingError? = nil) {
-    self.init(kind: kind, signature: signature, message: reason, encodingError: encodingError)
-  }
-
-  /// What went wrong: ``message``.
-  @available(*, deprecated, renamed: "message")
-  public var reason: String {
-    get { message }
-    set { message = newValue }
-  }
-
   /// Wraps a parser error.
   public init(_ error: EncodingError) {
     self.init(

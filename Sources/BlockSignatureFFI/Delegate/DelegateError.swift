@@ -29,21 +29,6 @@ public struct DelegateError: Error, Hashable, Sendable, CustomStringConvertible 
     self.diagnostics = diagnostics
   }
 
-  /// Creates an error.
-  @available(*, deprecated, renamed: "init(kind:member:line:message:diagnostics:)")
-  public init(
-    kind: Kind, member: String? = nil, line: Int? = nil, reason: String, diagnostics: [Diagnostic] = []
-  ) {
-    self.init(kind: kind, member: member, line: line, message: reason, diagnostics: diagnostics)
-  }
-
-  /// Why, in a sentence: ``message``.
-  @available(*, deprecated, renamed: "message")
-  public var reason: String {
-    get { message }
-    set { message = newValue }
-  }
-
   /// Where, then why: `line 3: …`, `member startElement: …`.
   public var description: String {
     var place: [String] = []

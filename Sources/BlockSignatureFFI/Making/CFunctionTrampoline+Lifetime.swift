@@ -27,7 +27,4 @@ extension CFunctionTrampoline {
     try withExtendedLifetime(self) { () throws(Failure) -> Result in try body(unsafeFunction(as: type)) }
   }
 
-  /// The function's address, valid only while the trampoline lives.
-  @available(*, deprecated, renamed: "unsafeFunctionAddress", message: "use withFunction(_:)")
-  public var function: UnsafeRawPointer { unsafeFunctionAddress }
 }

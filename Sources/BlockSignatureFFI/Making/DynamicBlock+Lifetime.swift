@@ -51,8 +51,4 @@ extension DynamicBlock {
   public static func release(_ block: UnsafeRawPointer) {
     _Block_release(block)
   }
-
-  /// The block, valid only while the `DynamicBlock` lives.
-  @available(*, deprecated, renamed: "unsafeBlock", message: "use withBlock(_:) or retainedBlock()")
-  public var block: UnsafeRawPointer { unsafeBlock }
 }
