@@ -23,6 +23,8 @@ let package = Package(
     // Objective-C on GCC's runtime (GNUstep's): messages, methods from blocks, dynamic
     // delegates for protocols. Links libobjc (Debian `libobjc-12-dev`).
     .library(name: "BlockSignatureObjC", targets: ["BlockSignatureObjC"]),
+    // Hooks on live blocks' calls: before, instead, after, on dispose (libffi).
+    .library(name: "BlockSignatureHook", targets: ["BlockSignatureHook"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
   ],
   dependencies: [
@@ -66,6 +68,12 @@ let package = Package(
         "BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders",
         "CBlockSignatureObjC", "CFFI",
       ],
+      swiftSettings: swiftSettings
+    ),
+    .target(name: "CBlockSignatureHook"),
+    .target(
+      name: "BlockSignatureHook",
+      dependencies: ["BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI", "CBlockSignatureHook", "CFFI"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -140,6 +148,18 @@ let package = Package(
       dependencies: [
         "BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC", "TestSupport",
       ],
+      swiftSettings: swiftSettings
+    ),
+    // C blocks the hook tests hook, and C callers that record what the blocks return.
+    .target(
+      name: "HookFixtures",
+      path: "Tests/HookFixtures",
+      cSettings: [.unsafeFlags(["-fblocks"])],
+      linkerSettings: [.linkedLibrary("BlocksRuntime")]
+    ),
+    .testTarget(
+      name: "BlockSignatureHookTests",
+      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHook", "CBlockSignatureHook", "HookFixtures"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

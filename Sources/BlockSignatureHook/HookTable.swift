@@ -1,0 +1,141 @@
+// Every hooked block of the process, under one lock: what the block held before its first hook,
+// and the hooks now on it. Installing or removing a hook makes a new `HookSite` and stores its
+// code in the block's `invoke` (one atomic store); the last removal stores the block's own
+// invoke and descriptor back.
+//
+// Nothing a call may be running in is ever freed: sites (their libffi closures and the hooks
+// they hold) and descriptor copies are kept for the life of the process. A thread may read a
+// block's invoke, be preempted, and enter the code long after the hook is gone; it then runs
+// the chain as it was when it read the invoke, which is one of the behaviours the block had.
+// Each installation or removal thus keeps a site (a libffi trampoline and a small object).
+
+import BlockSignature
+import BlockSignatureFFI
+import CBlockABI
+import CBlockSignatureHook
+import Synchronization
+
+/// A hooked block: what it held before its first hook, and its hooks (changed under the table's
+/// lock only).
+final class HookedBlock: @unchecked Sendable {
+  let block: UnsafeMutableRawPointer
+  let kind: BlockKind
+  let flags: BlockFlags
+  let interface: CallInterface
+  let originalInvoke: UnsafeRawPointer
+  let originalDescriptor: UnsafeRawPointer
+  /// Whether hooking set `BLOCK_HAS_COPY_DISPOSE` (a heap block without helpers).
+  let addedHelpers: Bool
+  /// The hooks, first added first.
+  var hooks: [BlockCallHook] = []
+
+  init(
+    block: UnsafeMutableRawPointer, kind: BlockKind, flags: BlockFlags, interface: CallInterface,
+    originalInvoke: UnsafeRawPointer, originalDescriptor: UnsafeRawPointer
+  ) {
+    self.block = block
+    self.kind = kind
+    self.flags = flags
+    self.interface = interface
+    self.originalInvoke = originalInvoke
+    self.originalDescriptor = originalDescriptor
+    addedHelpers = kind == .heap && !flags.contains(.hasCopyDispose)
+  }
+
+  var invokeSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    (block + 16).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+  }
+  var descriptorSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    (block + 24).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+  }
+  var flagsWord: UnsafeMutablePointer<Int32> { (block + 8).assumingMemoryBound(to: Int32.self) }
+}
+
+/// The process's hooked blocks.
+enum HookTable {
+  private static let blocks = Mutex<[UInt: HookedBlock]>([:])
+
+  /// Adds `hook` last on its block: `prepared` describes the block when it has no hook yet.
+  static func install(_ hook: BlockCallHook, prepared: HookedBlock) throws(BlockCallHookError) {
+    try blocks.withLock { (blocks) throws(BlockCallHookError) in
+      let key = UInt(bitPattern: hook.block)
+      let record = blocks[key] ?? prepared
+      if let declared = hook.declaredSignature, declared != record.interface.signature.description {
+        guard record.hooks.isEmpty else {
+          throw BlockCallHookError(
+            kind: .invalidSignature,
+            message: "the block is hooked already with the signature \(record.interface.signature), not \(declared)")
+        }
+      }
+      let site = try makeSite(record, layers: (record.hooks + [hook]).map(\.handlers))
+      if record.hooks.isEmpty, record.kind == .heap {
+        let descriptor = HookedDescriptor.copy(of: record.originalDescriptor, flags: record.flags)
+        try store(descriptor, in: record.descriptorSlot)
+        if record.addedHelpers { _ = cbh_flags_set(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
+      }
+      try store(UnsafeMutableRawPointer(mutating: site.code), in: record.invokeSlot)
+      record.hooks.append(hook)
+      blocks[key] = record
+    }
+  }
+
+  /// Takes `hook` off its block; false when it is not on it (removed, or the block is gone).
+  @discardableResult
+  static func remove(_ hook: BlockCallHook) throws(BlockCallHookError) -> Bool {
+    try blocks.withLock { (blocks) throws(BlockCallHookError) -> Bool in
+      let key = UInt(bitPattern: hook.block)
+      guard let record = blocks[key], let index = record.hooks.firstIndex(where: { $0 === hook }) else {
+        return false
+      }
+      let remaining = record.hooks.enumerated().filter { $0.offset != index }.map(\.element)
+      guard remaining.isEmpty else {
+        let site = try makeSite(record, layers: remaining.map(\.handlers))
+        try store(UnsafeMutableRawPointer(mutating: site.code), in: record.invokeSlot)
+        record.hooks = remaining
+        return true
+      }
+      try store(UnsafeMutableRawPointer(mutating: record.originalInvoke), in: record.invokeSlot)
+      if record.kind == .heap {
+        if record.addedHelpers { _ = cbh_flags_clear(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
+        try store(UnsafeMutableRawPointer(mutating: record.originalDescriptor), in: record.descriptorSlot)
+      }
+      blocks[key] = nil
+      return true
+    }
+  }
+
+  /// Whether `hook` is on its block.
+  static func contains(_ hook: BlockCallHook) -> Bool {
+    blocks.withLock { $0[UInt(bitPattern: hook.block)]?.hooks.contains { $0 === hook } ?? false }
+  }
+
+  /// The dispose helper's work: the heap block is being freed. Its hooks are forgotten, their
+  /// `onDispose` run in the order they were added, then the block's own dispose helper.
+  static func disposing(_ block: UnsafeRawPointer) {
+    let record = blocks.withLock { $0.removeValue(forKey: UInt(bitPattern: block)) }
+    guard let record else { return }
+    for hook in record.hooks { hook.handlers.onDispose?(block) }
+    guard let own = HookedDescriptor.ownDispose(of: record.originalDescriptor, flags: record.flags) else { return }
+    unsafeBitCast(own, to: (@convention(c) (UnsafeRawPointer) -> Void).self)(block)
+  }
+
+  private static func makeSite(_ record: HookedBlock, layers: [HookHandlers]) throws(BlockCallHookError) -> HookSite {
+    do {
+      return try HookSite.make(interface: record.interface, originalInvoke: record.originalInvoke, layers: layers)
+    } catch {
+      throw BlockCallHookError(error)
+    }
+  }
+
+  /// Stores `value` in a field of a block, through a read-only page if need be.
+  private static func store(
+    _ value: UnsafeMutableRawPointer?, in slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) throws(BlockCallHookError) {
+    let status = cbh_store_pointer(slot, value)
+    guard status == 0 else {
+      throw BlockCallHookError(
+        kind: .memoryProtection,
+        message: "could not write the block at 0x\(String(UInt(bitPattern: slot), radix: 16)): errno \(status)")
+    }
+  }
+}
