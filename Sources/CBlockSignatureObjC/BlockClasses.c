@@ -264,25 +264,34 @@ static void cbo_measure_refcount(void *stackClass) {
   }
 }
 
+// `name` as the runtime's library defines it: looked up in that library (which a program that
+// links the runtime statically cannot dlopen by name), else in the process, and kept only if it
+// lies in the library itself.
+static void *cbo_runtime_symbol(const Dl_info *runtime, void *handle, const char *name) {
+  void *address = handle != NULL ? dlsym(handle, name) : NULL;
+  if (address == NULL) address = dlsym(RTLD_DEFAULT, name);
+  Dl_info info;
+  if (address == NULL || dladdr(address, &info) == 0 || info.dli_fbase != runtime->dli_fbase) return NULL;
+  return address;
+}
+
 static int cbo_find_functions(const Dl_info *runtime, CBO_BlockClassesReport *report) {
   void *handle = dlopen(runtime->dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  if (handle != NULL) {
-    cbo_block_copy = (void *(*)(const void *))dlsym(handle, "_Block_copy");
-    cbo_block_release = (void (*)(const void *))dlsym(handle, "_Block_release");
-    void (*useCallbacks)(const CBO_BlockCallbacks *) =
-      (void (*)(const CBO_BlockCallbacks *))dlsym(handle, "_Block_use_RR2");
-    if (useCallbacks != NULL && cbo_block_copy != NULL) {
-      static const CBO_BlockCallbacks callbacks = {sizeof(CBO_BlockCallbacks), cbo_retain_captured,
-                                                   cbo_release_captured, cbo_destruct_block};
-      useCallbacks(&callbacks);
-      cbo_retains_captured_objects = 1;
-    }
-    dlclose(handle);
-  }
+  cbo_block_copy = (void *(*)(const void *))cbo_runtime_symbol(runtime, handle, "_Block_copy");
+  cbo_block_release = (void (*)(const void *))cbo_runtime_symbol(runtime, handle, "_Block_release");
+  void (*useCallbacks)(const CBO_BlockCallbacks *) =
+    (void (*)(const CBO_BlockCallbacks *))cbo_runtime_symbol(runtime, handle, "_Block_use_RR2");
+  if (handle != NULL) dlclose(handle);
   if (cbo_block_copy == NULL || cbo_block_release == NULL) {
-    cbo_fail(report, CBO_BLOCK_CLASSES_NO_BLOCKS_RUNTIME, "%s, which holds the block classes, has no "
-             "_Block_copy and _Block_release", runtime->dli_fname);
+    cbo_fail(report, CBO_BLOCK_CLASSES_NO_BLOCKS_RUNTIME,
+             "%s, which holds the block classes, has no _Block_copy and _Block_release", runtime->dli_fname);
     return 0;
+  }
+  if (useCallbacks != NULL) {
+    static const CBO_BlockCallbacks callbacks = {sizeof(CBO_BlockCallbacks), cbo_retain_captured,
+                                                 cbo_release_captured, cbo_destruct_block};
+    useCallbacks(&callbacks);
+    cbo_retains_captured_objects = 1;
   }
   return 1;
 }
