@@ -121,18 +121,12 @@ public enum BlockEvidence: String, Hashable, Sendable, Codable, CaseIterable, Co
 ///     let report = try BinaryScanner.scan(fileAt: "a.out")[0]
 ///     for block in report.blocks { print(block.signature ?? "-", block.kind) }
 public struct ScannedBlock: Hashable, Sendable {
-  /// Whether a global literal in the file uses the descriptor.
-  public enum Kind: String, Hashable, Sendable, Codable {
-    /// A global literal (`_NSConcreteGlobalBlock`) in the file uses the descriptor.
-    case global
-    /// No global literal uses it: the block is made on the stack at run time.
-    case stack
-  }
-
   /// Where the descriptor is.
   public var descriptor: BinaryLocation
-  /// `.global` if a global literal uses this descriptor, else `.stack`.
-  public var kind: Kind
+  /// `.global` if a global literal (`_NSConcreteGlobalBlock`) in the file uses this
+  /// descriptor, else `.stack`: the block is made on the stack at run time. A file holds no
+  /// heap or noescape blocks.
+  public var kind: BlockKind
   /// The block literal size. The corresponding clang ABI field is `Block_descriptor_1.size`.
   public var size: UInt64
   /// The copy helper, when the descriptor has `Block_descriptor_2`.

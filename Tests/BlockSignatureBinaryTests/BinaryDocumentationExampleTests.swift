@@ -1,3 +1,4 @@
+import BlockSignature
 import BlockSignatureBinary
 import Foundation
 import TestSupport

@@ -151,8 +151,7 @@ extension BlockSig {
         let type = returnType.cDeclaration(for: signature.model)
         return result == .void ? "return  \(type)" : "return  \(type)  \(result.jsonText)"
       }
-      // Keys sorted and `"key" : value`, as the other commands' documents (JSONEncoder) are;
-      // written by hand so a value keeps its exact text (128-bit integers, long double).
+      // A JSONValue, so that a value keeps its exact text (128-bit integers, long double).
       let document = JSONValue.object([
         .init(key: "declaration", value: .string(signature.encoding.cDeclaration(for: signature.model))),
         .init(
@@ -164,7 +163,7 @@ extension BlockSig {
         .init(key: "serializationVersion", value: .number("1")),
         .init(key: "signature", value: .string(signature.description)),
       ])
-      return document.pretty(keepingCompact: ["value"])
+      return JSONOutput.text(document, keepingCompact: ["value"])
     }
 
     /// Exit 65 for a block that cannot be called as asked; an incompatible --signature also

@@ -263,10 +263,7 @@ struct DecodeReport {
       returnsInMemory: placement?.returnsInMemory, returnBufferIn: placement?.returnBufferLocation,
       returnedIn: placement == nil ? nil : returnLocation,
       stackArgumentBytes: placement?.stackSize)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting =
-      compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(report), as: UTF8.self)
+    return try JSONOutput.text(report, style: compact ? .line : .document)
   }
 }
 

@@ -98,8 +98,6 @@ extension BlockSig {
         }
       }
       let outcomes = BinaryBatchScan(files: inputs, progress: progress)
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       var summary = DumpSummary(files: pathErrors, errors: pathErrors)
       // Nothing to scan at all is no input (66), not a clean run; an empty folder beside other
       // input is only warned about.
@@ -127,8 +125,7 @@ extension BlockSig {
               errors.write("\(report.file): warning: \(warning.message)\n")
             }
             if json {
-              let data = try encoder.encode(DumpReport(report))
-              output += String(decoding: data, as: UTF8.self) + "\n"
+              output += try JSONOutput.text(DumpReportV2(report), style: .line) + "\n"
             } else {
               output += Self.humanReadable(report, demangling: demangle)
             }

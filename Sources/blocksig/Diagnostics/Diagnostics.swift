@@ -35,16 +35,5 @@ enum Diagnostics {
   }
 }
 
-/// Prints one JSON document on stdout, pretty-printed with sorted keys.
-enum JSONOutput {
-  static func print(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(value)
-    data.append(UInt8(ascii: "\n"))
-    FileHandle.standardOutput.write(data)
-  }
-}
-
 /// `0x…` spelling of an address.
 func hex(_ value: some BinaryInteger) -> String { value.hexadecimal() }

@@ -5,8 +5,8 @@ import BlockSignatureRuntime
 // The `blocksig dump --json` document, one per line (JSON Lines). Field names are a contract
 // (`"schema": "blocksig-dump/2"`, described by Schemas/blocksig-dump-2.schema.json).
 
-/// One `dump --json` document: the scan of one binary (one archive member).
-struct DumpReport: Encodable {
+/// One `dump --json` document, version 2: the scan of one binary (one archive member).
+struct DumpReportV2: Encodable {
   struct Summary: Encodable {
     var descriptors: Int
     var globalLiterals: Int

@@ -1,0 +1,24 @@
+/// The result of a compatibility check: the level, and every finding.
+///
+///     let report = try CompatibilityChecker(level: .equivalent).check(candidate, against: expected)
+///     if !report.isCompatible {
+///       for diagnostic in report.diagnostics { print(diagnostic) }
+///     }
+public struct CompatibilityReport: Hashable, Sendable {
+  /// The level checked.
+  public var level: CompatibilityLevel
+  /// The data model sizes and register classes were taken from.
+  public var model: DataModel
+  /// The findings, in signature order: return value first, then arguments.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a report.
+  public init(level: CompatibilityLevel, model: DataModel, diagnostics: [Diagnostic]) {
+    self.level = level
+    self.model = model
+    self.diagnostics = diagnostics
+  }
+
+  /// Whether no diagnostic is an error (warnings and notes allowed).
+  public var isCompatible: Bool { !diagnostics.contains { $0.severity == .error } }
+}
