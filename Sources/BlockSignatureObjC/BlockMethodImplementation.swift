@@ -12,10 +12,13 @@ import CFFI
 ///
 /// The block (a clang block, a Swift `@convention(block)` closure or a `DynamicBlock`) must
 /// fit the method's types at `level`: its signature is checked against the method's in block
-/// form with `self` as the first parameter (`v24@0:8i16` asks for `v20@?0@8i16`). The
-/// implementation is a libffi closure; it holds a copy of the block and frees both when it is
-/// released, so it must outlive every class it is installed in (``ObjCClass/addMethod(_:implementation:)``
-/// and ``ObjCRuntime/implementation(withBlock:types:level:failure:)`` keep it for you).
+/// form with `self` as the first parameter (`v24@0:8i16` asks for `v20@?0@8i16`). On x86-64
+/// Linux a method whose arguments all sit in registers is a few instructions that shift `self`
+/// and the block into place and call the block's invoke, as libobjc2's trampoline does
+/// (``callsTheBlockDirectly``); other methods are a libffi closure. The implementation holds a
+/// copy of the block and frees both when it is released, so it must outlive every class it is
+/// installed in (``ObjCClass/addMethod(_:implementation:)`` and
+/// ``ObjCRuntime/implementation(withBlock:types:level:failure:)`` keep it for you).
 ///
 /// An Objective-C exception raised inside the block cannot unwind through Swift: it is caught
 /// and handled by `failure`, as a `DynamicBlock`'s handler failure is (by default the process
@@ -28,7 +31,14 @@ public final class BlockMethodImplementation: @unchecked Sendable {
   /// What a call does when the block raises.
   public let failure: DynamicBlock.FailurePolicy
   let interface: CallInterface
-  private var closure: FFIClosure!
+  /// The code the runtime calls: a register shift into the block's invoke where the arguments
+  /// allow it, else a libffi closure that forwards each call through the invocation.
+  private var entry: Entry!
+
+  private enum Entry {
+    case trampoline(BlockMethodTrampoline)
+    case closure(FFIClosure)
+  }
 
   /// Makes an implementation of a method of `types` (method form) that calls `block`.
   ///
@@ -50,7 +60,16 @@ public final class BlockMethodImplementation: @unchecked Sendable {
     } catch {
       throw ObjCError(invocationError: error, what: "a block implementing \(types)")
     }
-    closure = try Self.closure(for: self)
+    let owner = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    if let hiddenReturn = BlockMethodTrampoline.applies(method: method, blockForm: invocation.signature),
+      let trampoline = BlockMethodTrampoline(
+        block: invocation.unsafeBlock, invoke: unsafeBitCast(invocation.invokeFunction, to: UnsafeRawPointer.self),
+        owner: owner, afterHiddenReturn: hiddenReturn)
+    {
+      entry = .trampoline(trampoline)
+    } else {
+      entry = .closure(try Self.closure(for: self))
+    }
   }
 
   /// Makes an implementation that calls a made block.
@@ -63,7 +82,24 @@ public final class BlockMethodImplementation: @unchecked Sendable {
   }
 
   /// The `IMP` to install; valid while this object lives.
-  public var implementation: UnsafeRawPointer { closure.code }
+  public var implementation: UnsafeRawPointer {
+    switch entry! {
+    case .trampoline(let trampoline): trampoline.code
+    case .closure(let closure): closure.code
+    }
+  }
+
+  /// Whether calls go straight into the block: on x86-64 Linux, when every argument of the
+  /// method sits in a register and the result comes back in registers or memory (not a
+  /// `long double`), the implementation is a few instructions that move `self` into `_cmd`'s
+  /// register and the block into `self`'s, then call the block's invoke inside `@try`.
+  /// Otherwise each call goes through a libffi closure and a second call into the block.
+  ///
+  ///     try BlockMethodImplementation(block: add, types: "i24@0:8i16i20").callsTheBlockDirectly  // true
+  public var callsTheBlockDirectly: Bool {
+    if case .trampoline = entry { return true }
+    return false
+  }
 
   /// The block (the implementation's copy).
   public var block: UnsafeRawPointer { invocation.unsafeBlock }

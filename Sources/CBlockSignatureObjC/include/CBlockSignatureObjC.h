@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "CBlockClasses.h"
+#include "CBlockMethodEntry.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,39 @@
+// BlockSignature — CBlockSignatureObjC: the `@try` around a call of a block-made method's block
+// (include/CBlockMethodEntry.h). Objective-C++ for the reason CBlockSignatureObjC.mm gives: in
+// a plain .m file the call inside `@try` is assumed not to throw and the handler is dropped.
+
+#include "CBlockMethodEntry.h"
+
+#include <atomic>
+
+typedef struct objc_object *id;
+
+static std::atomic<CBO_BlockMethodRaiseHandler> cbo_raise_handler{nullptr};
+
+#if defined(__x86_64__) && defined(__linux__)
+extern "C" {
+void cbo_block_method_entry(void);
+void cbo_block_method_replay(CBO_BlockMethodFrame *frame);
+void cbo_block_method_guard(CBO_BlockMethodFrame *frame) __attribute__((visibility("hidden")));
+}
+
+void cbo_block_method_guard(CBO_BlockMethodFrame *frame) {
+  @try {
+    cbo_block_method_replay(frame);
+  } @catch (id exception) {
+    cbo_raise_handler.load(std::memory_order_acquire)(frame, exception);
+  }
+}
+#endif
+
+void cbo_block_method_set_raise_handler(CBO_BlockMethodRaiseHandler handler) {
+  cbo_raise_handler.store(handler, std::memory_order_release);
+}
+
+const void *cbo_block_method_entry_address(void) {
+#if defined(__x86_64__) && defined(__linux__)
+  return (const void *)&cbo_block_method_entry;
+#else
+  return nullptr;
+#endif
+}
