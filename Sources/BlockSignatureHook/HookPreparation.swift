@@ -51,9 +51,10 @@ enum HookPreparation {
       throw BlockCallHookError(kind: .notABlock, message: "the block's invoke or descriptor is NULL")
     }
     let signature = try resolve(info, declared: declared)
+    let interface = try interface(for: signature)
     return HookedBlock(
-      block: UnsafeMutableRawPointer(mutating: block), kind: info.kind, flags: info.flags,
-      interface: try interface(for: signature), originalInvoke: invoke, originalDescriptor: descriptor)
+      block: UnsafeMutableRawPointer(mutating: block), kind: info.kind, flags: info.flags, interface: interface,
+      invoke: try HookInvoke.code(for: interface), originalInvoke: invoke, originalDescriptor: descriptor)
   }
 
   /// The signature calls follow: the declared one, checked against the block's own when it has

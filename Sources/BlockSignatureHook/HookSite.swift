@@ -1,10 +1,13 @@
 // One state of a hooked block's chain: the hooks in the order they were added, the block's own
-// invoke, and the libffi closure that is the block's invoke while this state is current. A
-// site never changes: adding or removing a hook makes a new one and stores its code in the
-// block. A site is never freed either (see `HookTable`): a call that read the block's invoke
-// just before the store may still enter it, and finds everything it needs.
+// invoke, and the descriptor the block carries while this state is current. A site never
+// changes: adding or removing a hook makes a new one and stores its descriptor in the block.
+// The block's invoke is code shared by every hooked block of its signature (`HookInvoke`),
+// which finds the site just before the descriptor. Sites and their descriptors are never freed
+// (see `HookTable`).
 
+import BlockSignature
 import BlockSignatureFFI
+import CBlockSignatureHook
 import CFFI
 
 /// The four hooks one `BlockCallHook` adds.
@@ -15,76 +18,92 @@ struct HookHandlers: Sendable {
   var onDispose: BlockCallHook.DisposeHook?
 }
 
-/// An immutable state of one block's chain of hooks, with the code that runs it.
+/// Where a call's registers are, when `cbh_hook_entry` took it: the block's own invoke is then
+/// called with them as they are (changed by hooks or not), without libffi.
+struct SavedCall {
+  let frame: UnsafeMutableRawPointer
+  let stack: UnsafeMutableRawPointer
+  let plan: HookEntryPlan
+}
+
+/// An immutable state of one block's chain of hooks.
 final class HookSite: @unchecked Sendable {
   let interface: CallInterface
   /// The block's own invoke, which the chain ends in.
-  let originalInvoke: @convention(c) () -> Void
+  let originalInvoke: UnsafeRawPointer
   /// The hooks, first added first.
   let layers: [HookHandlers]
-  /// The closure whose code is the block's invoke while this site is current. Set once, before
-  /// the site is published; kept with the site, forever.
-  private(set) var closure: FFIClosure?
+  /// The descriptor the block carries while this site is current, in the hook region: the
+  /// dispatch and this site are the two words before it.
+  let descriptor: UnsafeMutableRawPointer
+  /// Where the entry saved each argument, when the block's invoke is `cbh_hook_entry`.
+  let entryPlan: HookEntryPlan?
 
-  private init(interface: CallInterface, originalInvoke: UnsafeRawPointer, layers: [HookHandlers]) {
+  private init(
+    interface: CallInterface, originalInvoke: UnsafeRawPointer, layers: [HookHandlers],
+    descriptor: UnsafeMutableRawPointer, entryPlan: HookEntryPlan?
+  ) {
     self.interface = interface
-    self.originalInvoke = unsafeBitCast(originalInvoke, to: (@convention(c) () -> Void).self)
+    self.entryPlan = entryPlan
+    self.originalInvoke = originalInvoke
     self.layers = layers
+    self.descriptor = descriptor
   }
 
-  /// A site for `layers` on a block whose own invoke is `originalInvoke`, with its code. The
-  /// site holds a reference to itself that is never given back: its code may be entered at any
-  /// later time.
-  static func make(interface: CallInterface, originalInvoke: UnsafeRawPointer, layers: [HookHandlers])
-    throws(InvocationError) -> HookSite
-  {
-    let site = HookSite(interface: interface, originalInvoke: originalInvoke, layers: layers)
-    let userData = Unmanaged.passRetained(site).toOpaque()
-    site.closure = try FFIClosure(cif: interface.cif, userData: userData, function: respond)
+  /// A site for `layers` on the block `record` describes, with its descriptor. The site holds a
+  /// reference to itself that is never given back: a call may reach it at any later time.
+  static func make(_ record: HookedBlock, layers: [HookHandlers]) throws(BlockCallHookError) -> HookSite {
+    let descriptor = try HookedDescriptor.make(for: record)
+    let site = HookSite(
+      interface: record.interface, originalInvoke: record.originalInvoke, layers: layers, descriptor: descriptor,
+      entryPlan: record.invoke.plan)
+    descriptor.storeBytes(
+      of: unsafeBitCast(HookInvoke.entryDispatch, to: UnsafeRawPointer.self), toByteOffset: -16,
+      as: UnsafeRawPointer.self)
+    descriptor.storeBytes(
+      of: Unmanaged.passRetained(site).toOpaque(), toByteOffset: -8, as: UnsafeMutableRawPointer.self)
     return site
   }
 
-  /// The address stored in the block's `invoke`.
-  var code: UnsafeRawPointer { closure.unsafelyUnwrapped.code }
-
-  /// What libffi calls for each call of the hooked block.
-  private static let respond: FFIClosureFunction = { _, result, arguments, userData in
-    guard let result, let arguments, let userData, let blockSlot = arguments[0] else { return }
-    let site = Unmanaged<HookSite>.fromOpaque(userData).takeUnretainedValue()
-    // A hook that replaces the call and writes nothing returns zero.
-    result.initializeMemory(as: UInt8.self, repeating: 0, count: site.interface.returnShape.resultBytes)
-    site.proceed(
-      from: 0, block: blockSlot.load(as: UnsafeRawPointer.self), result: result, passed: arguments)
+  /// The site of a hooked block's descriptor (one in the hook region).
+  @inline(__always)
+  static func of(descriptor: UnsafeRawPointer) -> HookSite {
+    Unmanaged<HookSite>.fromOpaque(descriptor.load(fromByteOffset: -8, as: UnsafeRawPointer.self))
+      .takeUnretainedValue()
   }
 
   /// Runs the chain from `layer` on: that layer's `before`, its `instead` (or the next layer),
   /// its `after`; past the last layer, the block's own invoke.
   func proceed(
     from layer: Int, block: UnsafeRawPointer, result: UnsafeMutableRawPointer,
-    passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, saved: SavedCall?
   ) {
     guard layer < layers.count else {
-      callOriginal(result: result, passed: passed)
+      callOriginal(result: result, passed: passed, saved: saved)
       return
     }
     let handlers = layers[layer]
-    let call = HookedCall(site: self, layer: layer, passed: passed, block: block, resultAddress: result)
+    let call = HookedCall(
+      site: self, layer: layer, passed: passed, saved: saved, block: block, resultAddress: result)
     handlers.before?(call)
     if let instead = handlers.instead {
       instead(call)
     } else {
-      proceed(from: layer + 1, block: block, result: result, passed: passed)
+      proceed(from: layer + 1, block: block, result: result, passed: passed, saved: saved)
     }
     handlers.after?(call)
   }
 
-  /// Calls the block's own invoke with `passed`, copied first: libffi may replace an entry of
-  /// the list it is given (a structure passed in memory), and a hook may call again.
-  private func callOriginal(result: UnsafeMutableRawPointer, passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-    let count = interface.passedCount
-    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, count)) { copy in
-      for index in 0..<count { copy[index] = passed[index] }
-      ffi_call(interface.cif, originalInvoke, result, copy.baseAddress)
+  /// Calls the block's own invoke: with the saved registers when the entry took the call, else
+  /// through libffi with `passed`, copied first (libffi may replace an entry of the list it is
+  /// given, a structure passed in memory, and a hook may call again).
+  private func callOriginal(
+    result: UnsafeMutableRawPointer, passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, saved: SavedCall?
+  ) {
+    if let saved {
+      cbh_call_saved(saved.frame, saved.stack, UInt(saved.plan.stackBytes), originalInvoke, saved.plan.resultKind)
+      return
     }
+    HookInvoke.call(interface, originalInvoke, result: result, passed: passed)
   }
 }

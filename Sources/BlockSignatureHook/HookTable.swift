@@ -22,6 +22,8 @@ final class HookedBlock: @unchecked Sendable {
   let kind: BlockKind
   let flags: BlockFlags
   let interface: CallInterface
+  /// The invoke the block has while hooked, shared by its signature.
+  let invoke: HookInvoke.Shared
   let originalInvoke: UnsafeRawPointer
   let originalDescriptor: UnsafeRawPointer
   /// Whether hooking set `BLOCK_HAS_COPY_DISPOSE` (a heap block without helpers).
@@ -31,12 +33,13 @@ final class HookedBlock: @unchecked Sendable {
 
   init(
     block: UnsafeMutableRawPointer, kind: BlockKind, flags: BlockFlags, interface: CallInterface,
-    originalInvoke: UnsafeRawPointer, originalDescriptor: UnsafeRawPointer
+    invoke: HookInvoke.Shared, originalInvoke: UnsafeRawPointer, originalDescriptor: UnsafeRawPointer
   ) {
     self.block = block
     self.kind = kind
     self.flags = flags
     self.interface = interface
+    self.invoke = invoke
     self.originalInvoke = originalInvoke
     self.originalDescriptor = originalDescriptor
     addedHelpers = kind == .heap && !flags.contains(.hasCopyDispose)
@@ -67,13 +70,13 @@ enum HookTable {
             message: "the block is hooked already with the signature \(record.interface.signature), not \(declared)")
         }
       }
-      let site = try makeSite(record, layers: (record.hooks + [hook]).map(\.handlers))
-      if record.hooks.isEmpty, record.kind == .heap {
-        let descriptor = HookedDescriptor.copy(of: record.originalDescriptor, flags: record.flags)
-        try store(descriptor, in: record.descriptorSlot)
+      let site = try HookSite.make(record, layers: (record.hooks + [hook]).map(\.handlers))
+      // The descriptor first: a call that finds the shared invoke finds the site through it.
+      try store(site.descriptor, in: record.descriptorSlot)
+      if record.hooks.isEmpty {
         if record.addedHelpers { _ = cbh_flags_set(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
+        try store(UnsafeMutableRawPointer(mutating: record.invoke.code), in: record.invokeSlot)
       }
-      try store(UnsafeMutableRawPointer(mutating: site.code), in: record.invokeSlot)
       record.hooks.append(hook)
       blocks[key] = record
     }
@@ -89,16 +92,15 @@ enum HookTable {
       }
       let remaining = record.hooks.enumerated().filter { $0.offset != index }.map(\.element)
       guard remaining.isEmpty else {
-        let site = try makeSite(record, layers: remaining.map(\.handlers))
-        try store(UnsafeMutableRawPointer(mutating: site.code), in: record.invokeSlot)
+        let site = try HookSite.make(record, layers: remaining.map(\.handlers))
+        try store(site.descriptor, in: record.descriptorSlot)
         record.hooks = remaining
         return true
       }
+      // The invoke first: a call that finds the block's own descriptor then finds its invoke.
       try store(UnsafeMutableRawPointer(mutating: record.originalInvoke), in: record.invokeSlot)
-      if record.kind == .heap {
-        if record.addedHelpers { _ = cbh_flags_clear(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
-        try store(UnsafeMutableRawPointer(mutating: record.originalDescriptor), in: record.descriptorSlot)
-      }
+      if record.addedHelpers { _ = cbh_flags_clear(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
+      try store(UnsafeMutableRawPointer(mutating: record.originalDescriptor), in: record.descriptorSlot)
       blocks[key] = nil
       return true
     }
@@ -117,14 +119,6 @@ enum HookTable {
     for hook in record.hooks { hook.handlers.onDispose?(block) }
     guard let own = HookedDescriptor.ownDispose(of: record.originalDescriptor, flags: record.flags) else { return }
     unsafeBitCast(own, to: (@convention(c) (UnsafeRawPointer) -> Void).self)(block)
-  }
-
-  private static func makeSite(_ record: HookedBlock, layers: [HookHandlers]) throws(BlockCallHookError) -> HookSite {
-    do {
-      return try HookSite.make(interface: record.interface, originalInvoke: record.originalInvoke, layers: layers)
-    } catch {
-      throw BlockCallHookError(error)
-    }
   }
 
   /// Stores `value` in a field of a block, through a read-only page if need be.

@@ -26,6 +26,8 @@ public struct HookedCall {
   let layer: Int
   /// The passed arguments' addresses, the block pointer's slot first (libffi's order).
   let passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// The registers the entry saved, when the call came through it.
+  let saved: SavedCall?
   /// The block being called.
   public let block: UnsafeRawPointer
   /// Where the return value goes: ``resultSize`` bytes (a narrow integer widened to a whole
@@ -98,7 +100,7 @@ public struct HookedCall {
   /// this one, then the block's own invoke. The result lands in ``resultAddress``. An
   /// `instead` hook that never calls it replaces the block.
   public func callOriginal() {
-    site.proceed(from: layer + 1, block: block, result: resultAddress, passed: passed)
+    site.proceed(from: layer + 1, block: block, result: resultAddress, passed: passed, saved: saved)
   }
 
   /// Runs the rest of the chain with other arguments, one per parameter, and returns its
@@ -136,7 +138,7 @@ public struct HookedCall {
       }
       if let slot = interface.passedIndex[index + 1] { others[slot] = address }
     }
-    site.proceed(from: layer + 1, block: block, result: resultAddress, passed: others)
+    site.proceed(from: layer + 1, block: block, result: resultAddress, passed: others, saved: nil)
     return result
   }
 }

@@ -1,40 +1,40 @@
-// The descriptor a hooked heap block carries while hooked: the original's parts, with a
-// dispose helper that runs the hooks' `onDispose` before the block's own dispose. One copy per
-// original descriptor, made on first use and never freed (the runtime may be reading it when a
-// hook is removed); its content depends only on the original's.
+// The descriptor a hooked block carries: the original's parts, in the hook region so that the
+// shared invoke knows the block is hooked, preceded by the dispatch and the site. A heap
+// block's has a dispose helper that runs the hooks' `onDispose` before the block's own dispose
+// (and `BLOCK_HAS_COPY_DISPOSE` is set on a block that had no helpers). Never freed: the
+// runtime or a call may be reading it when a hook is removed.
 
 import BlockSignature
-import Synchronization
+import CBlockSignatureHook
 
-/// Descriptor copies for hooked heap blocks.
 enum HookedDescriptor {
   private static let word = MemoryLayout<UInt>.size
-  private static let copies = Mutex<[UInt: UnsafeMutableRawPointer]>([:])
 
-  /// The copy of the descriptor at `original`, for a block with `flags`: part 1 as it is,
-  /// part 2 with this module's dispose helper (and the block's own copy helper, or one that
-  /// does nothing), part 3 as it is when the flags announce it.
-  static func copy(of original: UnsafeRawPointer, flags: BlockFlags) -> UnsafeMutableRawPointer {
-    let key = UInt(bitPattern: original)
-    return copies.withLock { copies in
-      if let copy = copies[key] { return copy }
-      let hasHelpers = flags.contains(.hasCopyDispose)
-      let partThree = original + (hasHelpers ? 4 : 2) * word
-      let copy = UnsafeMutableRawPointer.allocate(byteCount: 6 * word, alignment: word)
-      copy.storeBytes(of: original.load(as: UInt.self), as: UInt.self)
-      copy.storeBytes(of: original.load(fromByteOffset: word, as: UInt.self), toByteOffset: word, as: UInt.self)
-      let ownCopy = hasHelpers ? original.load(fromByteOffset: 2 * word, as: UInt.self) : 0
-      let noCopy = unsafeBitCast(copyNothing, to: UInt.self)
-      copy.storeBytes(of: ownCopy == 0 ? noCopy : ownCopy, toByteOffset: 2 * word, as: UInt.self)
-      copy.storeBytes(of: unsafeBitCast(dispose, to: UInt.self), toByteOffset: 3 * word, as: UInt.self)
-      let hasPartThree = flags.contains(.hasSignature)
-      copy.storeBytes(of: hasPartThree ? partThree.load(as: UInt.self) : 0, toByteOffset: 4 * word, as: UInt.self)
-      copy.storeBytes(
-        of: hasPartThree ? partThree.load(fromByteOffset: word, as: UInt.self) : 0, toByteOffset: 5 * word,
-        as: UInt.self)
-      copies[key] = copy
-      return copy
+  /// A descriptor for `record`'s block, in the hook region (the two words before it left for
+  /// the dispatch and the site). Called under the hook table's lock.
+  static func make(for record: HookedBlock) throws(BlockCallHookError) -> UnsafeMutableRawPointer {
+    let prefix = Int(CBH_DESCRIPTOR_PREFIX)
+    guard let region = cbh_descriptor_allocate(UInt(prefix + 6 * word)) else {
+      throw BlockCallHookError(kind: .memoryProtection, message: "the region of hooked descriptors is full")
     }
+    let copy = region + prefix
+    let original = record.originalDescriptor
+    let flags = record.flags
+    let hadHelpers = flags.contains(.hasCopyDispose)
+    var words = [original.load(as: UInt.self), original.load(fromByteOffset: word, as: UInt.self)]
+    if hadHelpers || record.kind == .heap {
+      let ownCopy = hadHelpers ? original.load(fromByteOffset: 2 * word, as: UInt.self) : 0
+      let ownDispose = hadHelpers ? original.load(fromByteOffset: 3 * word, as: UInt.self) : 0
+      words.append(ownCopy == 0 ? unsafeBitCast(copyNothing, to: UInt.self) : ownCopy)
+      words.append(record.kind == .heap ? unsafeBitCast(dispose, to: UInt.self) : ownDispose)
+    }
+    if flags.contains(.hasSignature) {
+      let partThree = original + (hadHelpers ? 4 : 2) * word
+      words.append(partThree.load(as: UInt.self))
+      words.append(partThree.load(fromByteOffset: word, as: UInt.self))
+    }
+    for (index, value) in words.enumerated() { copy.storeBytes(of: value, toByteOffset: index * word, as: UInt.self) }
+    return copy
   }
 
   /// The dispose helper of the block's own descriptor, or nil.

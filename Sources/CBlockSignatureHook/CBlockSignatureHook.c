@@ -45,3 +45,26 @@ int cbh_store_pointer(void **slot, const void *value) {
   }
   return 0;
 }
+
+uintptr_t cbh_descriptor_start;
+uintptr_t cbh_descriptor_end;
+static uintptr_t cbh_descriptor_next;
+
+// 256 MiB of address space, backed only where written: 4 million descriptors of 64 bytes.
+enum { cbh_descriptor_region = 256 << 20 };
+
+void *cbh_descriptor_allocate(uintptr_t size) {
+  if (cbh_descriptor_start == 0) {
+    void *region = mmap(NULL, cbh_descriptor_region, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED) return NULL;
+    cbh_descriptor_next = (uintptr_t)region;
+    __atomic_store_n(&cbh_descriptor_end, (uintptr_t)region + cbh_descriptor_region, __ATOMIC_RELEASE);
+    __atomic_store_n(&cbh_descriptor_start, (uintptr_t)region, __ATOMIC_RELEASE);
+  }
+  size = (size + 15) & ~(uintptr_t)15;
+  if (cbh_descriptor_next + size > cbh_descriptor_end) return NULL;
+  void *result = (void *)cbh_descriptor_next;
+  cbh_descriptor_next += size;
+  return result;
+}

@@ -43,6 +43,22 @@ extension HookTests {
     try hook.remove()
   }
 
+  @Test func insteadCallsTheOriginalWithTheArgumentsItChanged() throws {
+    let block = try #require(hook_make_add(1))
+    defer { hook_release(block) }
+    let hook = try BlockCallHook(
+      on: block,
+      instead: { call in
+        try? call.setArgument(0, to: .signed(50))
+        call.callOriginal()
+        guard case .signed(let value) = call.result else { return }
+        try? call.setResult(.signed(value + 1))
+      })
+    #expect(hook_call_add(block, 3, 4) == 56)
+    #expect(hook_last().a == 50)
+    try hook.remove()
+  }
+
   @Test func insteadThatNeverCallsReturnsZeroAndTheBlockDoesNotRun() throws {
     let block = try #require(hook_make_add(1))
     defer { hook_release(block) }

@@ -42,6 +42,61 @@ int cbh_protection(uintptr_t address);
 /// serialize their stores: two at once on one page could restore each other's protection.
 int cbh_store_pointer(void *_Nullable *slot, const void *_Nullable value);
 
+/// Where hooked blocks' descriptors live: one region reserved at first use, never unmapped,
+/// so that a hooked block's invoke tells its own descriptor from the block's by its address.
+/// `cbh_descriptor_start` and `cbh_descriptor_end` bound the region (both 0 before first use).
+extern uintptr_t cbh_descriptor_start;
+extern uintptr_t cbh_descriptor_end;
+
+/// Whether `descriptor` is in the region: a hooked block's.
+static inline bool cbh_is_hooked_descriptor(const void *descriptor) {
+  uintptr_t address = (uintptr_t)descriptor;
+  return address >= __atomic_load_n(&cbh_descriptor_start, __ATOMIC_RELAXED) &&
+         address < __atomic_load_n(&cbh_descriptor_end, __ATOMIC_RELAXED);
+}
+
+/// `size` bytes (a multiple of 16) of the region, zeroed, 16-aligned; never freed. NULL when the
+/// region is full or cannot be reserved. Callers serialize their allocations.
+void *_Nullable cbh_descriptor_allocate(uintptr_t size);
+
+/// The words a hooked block's descriptor has before it (what `cbh_hook_entry` reads): the
+/// dispatch function at -16, the hook site at -8.
+enum { CBH_DESCRIPTOR_PREFIX = 16 };
+
+/// The frame `cbh_hook_entry` hands its dispatch (x86-64 System V): the six general-purpose
+/// argument registers (RDI first, the block), the low eight bytes of XMM0 to XMM7, 16 bytes for
+/// the result (returned in RAX and XMM0), room for the dispatch's list of argument addresses.
+enum {
+  CBH_ENTRY_GENERAL = 0,
+  CBH_ENTRY_FLOATING = 48,
+  CBH_ENTRY_RESULT = 112,
+  CBH_ENTRY_POINTERS = 128,
+  CBH_ENTRY_ARGUMENTS = 30,
+  CBH_ENTRY_SIZE = 368,
+};
+
+/// The shared invoke of hooked blocks whose parameters and result are scalars, on x86-64
+/// System V: when the block's descriptor is in the region it saves the argument registers and
+/// calls the dispatch before the descriptor with the frame, the stack arguments' address and
+/// the descriptor;
+/// otherwise (the hook was removed after the caller read the invoke) it jumps to the block's
+/// invoke as it is now. NULL where it does not exist.
+static inline const void *_Nullable cbh_hook_entry_address(void) {
+#if defined(__x86_64__) && defined(__linux__)
+  extern void cbh_hook_entry(void);
+  return (const void *)cbh_hook_entry;
+#else
+  return NULL;
+#endif
+}
+
+/// Calls `target` with the argument registers saved in `frame` (as `cbh_hook_entry` laid them
+/// out) and a copy of the `stack_bytes` bytes of stack arguments at `stack`, and stores its
+/// result in the frame: RAX when `result_kind` is 1, XMM0 when it is 2, nothing when 0.
+/// x86-64 System V only.
+void cbh_call_saved(void *frame, const void *_Nullable stack, uintptr_t stack_bytes, const void *target,
+                    int result_kind);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

@@ -1,0 +1,102 @@
+// The invoke of hooked blocks, shared by every block of a signature: `cbh_hook_entry` for
+// scalars on x86-64, else one libffi closure per signature. Both find the call's site through
+// the block's descriptor; a descriptor outside the hook region means the hook was removed after
+// the caller read the invoke, and the call goes to what the block holds now. Neither is ever
+// freed.
+
+import BlockSignature
+import BlockSignatureFFI
+import CBlockSignatureHook
+import CFFI
+import Synchronization
+
+enum HookInvoke {
+  /// The code and plan shared by hooked blocks of one signature text.
+  struct Shared: @unchecked Sendable {
+    let code: UnsafeRawPointer
+    let plan: HookEntryPlan?
+    let closure: FFIClosure?
+  }
+
+  private static let shared = Mutex<[String: Shared]>([:])
+
+  /// The invoke of hooked blocks of `interface`'s signature.
+  static func code(for interface: CallInterface) throws(BlockCallHookError) -> Shared {
+    let key = interface.signature.description
+    if let known = shared.withLock({ $0[key] }) { return known }
+    let made: Shared
+    if let plan = HookEntryPlan(interface), let entry = cbh_hook_entry_address() {
+      made = Shared(code: entry, plan: plan, closure: nil)
+    } else {
+      do {
+        let closure = try FFIClosure(
+          cif: interface.cif, userData: Unmanaged.passRetained(interface).toOpaque(), function: respond)
+        made = Shared(code: closure.code, plan: nil, closure: closure)
+      } catch {
+        throw BlockCallHookError(error)
+      }
+    }
+    return shared.withLock { shared in
+      if let other = shared[key] { return other }
+      shared[key] = made
+      return made
+    }
+  }
+
+  /// Whether `descriptor` is a hooked block's (in the hook region).
+  @inline(__always)
+  static func isHooked(_ descriptor: UnsafeRawPointer) -> Bool {
+    cbh_is_hooked_descriptor(descriptor)
+  }
+
+  /// What `cbh_hook_entry` calls: the frame of saved registers, the stack arguments, the
+  /// block's descriptor as the entry read it.
+  static let entryDispatch:
+    @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeRawPointer) -> Void = {
+      frame, stack, descriptor in
+      let site = HookSite.of(descriptor: descriptor)
+      let plan = site.entryPlan.unsafelyUnwrapped
+      let pointers = (frame + Int(CBH_ENTRY_POINTERS)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+      plan.slots.withUnsafeBufferPointer { slots in
+        for index in slots.indices {
+          let slot = slots[index]
+          pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
+        }
+      }
+      let result = frame + Int(CBH_ENTRY_RESULT)
+      result.storeBytes(of: (0, 0) as (UInt64, UInt64), as: (UInt64, UInt64).self)
+      site.proceed(
+        from: 0, block: frame.load(as: UnsafeRawPointer.self), result: result, passed: pointers,
+        saved: SavedCall(frame: frame, stack: stack, plan: plan))
+    }
+
+  /// What the libffi closure of a signature calls.
+  private static let respond: FFIClosureFunction = { _, result, arguments, userData in
+    guard let result, let arguments, let userData, let blockSlot = arguments[0] else { return }
+    let block = blockSlot.load(as: UnsafeRawPointer.self)
+    let descriptor = block.load(fromByteOffset: 24, as: UnsafeRawPointer.self)
+    guard isHooked(descriptor) else {
+      // The hook is gone: what the block holds now.
+      let interface = Unmanaged<CallInterface>.fromOpaque(userData).takeUnretainedValue()
+      call(interface, block.load(fromByteOffset: 16, as: UnsafeRawPointer.self), result: result, passed: arguments)
+      return
+    }
+    let site = HookSite.of(descriptor: descriptor)
+    // A hook that replaces the call and writes nothing returns zero.
+    result.initializeMemory(as: UInt8.self, repeating: 0, count: site.interface.returnShape.resultBytes)
+    site.proceed(from: 0, block: block, result: result, passed: arguments, saved: nil)
+  }
+
+  /// Calls `function` through libffi with `passed`, copied first.
+  static func call(
+    _ interface: CallInterface, _ function: UnsafeRawPointer, result: UnsafeMutableRawPointer,
+    passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) {
+    let count = interface.passedCount
+    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, count)) { copy in
+      for index in 0..<count { copy[index] = passed[index] }
+      ffi_call(
+        interface.cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), result, copy.baseAddress)
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// The invoke of hooked blocks whose parameters and result are scalars, on x86-64 System V, and
+// the call of a block's own invoke with the registers it saved. The layout of the frame is
+// CBH_ENTRY_* in CBlockSignatureHook.h.
+
+#if defined(__x86_64__) && defined(__linux__)
+  .text
+  .globl cbh_hook_entry
+  .hidden cbh_hook_entry
+  .type cbh_hook_entry, @function
+  .p2align 4
+cbh_hook_entry:
+  .cfi_startproc
+  endbr64
+  movq 24(%rdi), %rax                  // the block's descriptor
+  cmpq cbh_descriptor_start(%rip), %rax
+  jb 1f
+  cmpq cbh_descriptor_end(%rip), %rax
+  jae 1f
+  pushq %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  movq %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  subq $368, %rsp
+  movq %rdi, 0(%rsp)
+  movq %rsi, 8(%rsp)
+  movq %rdx, 16(%rsp)
+  movq %rcx, 24(%rsp)
+  movq %r8, 32(%rsp)
+  movq %r9, 40(%rsp)
+  movsd %xmm0, 48(%rsp)
+  movsd %xmm1, 56(%rsp)
+  movsd %xmm2, 64(%rsp)
+  movsd %xmm3, 72(%rsp)
+  movsd %xmm4, 80(%rsp)
+  movsd %xmm5, 88(%rsp)
+  movsd %xmm6, 96(%rsp)
+  movsd %xmm7, 104(%rsp)
+  movq %rsp, %rdi                      // the frame
+  leaq 16(%rbp), %rsi                  // the first stack argument, above the return address
+  movq %rax, %rdx                      // the descriptor
+  callq *-16(%rax)                     // the dispatch before it
+  movq 112(%rsp), %rax
+  movsd 112(%rsp), %xmm0
+  leave
+  .cfi_def_cfa %rsp, 8
+  ret
+1:
+  // Not a hooked descriptor: the hook is gone; call what the block holds now.
+  jmpq *16(%rdi)
+  .cfi_endproc
+  .size cbh_hook_entry, .-cbh_hook_entry
+
+  .globl cbh_call_saved
+  .hidden cbh_call_saved
+  .type cbh_call_saved, @function
+  .p2align 4
+// void cbh_call_saved(void *frame, const void *stack, uintptr_t stack_bytes, const void *target,
+//                     int result_kind)
+cbh_call_saved:
+  .cfi_startproc
+  endbr64
+  pushq %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  movq %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  pushq %rbx
+  pushq %r12
+  .cfi_offset %rbx, -24
+  .cfi_offset %r12, -32
+  movq %rdi, %rbx                      // the frame
+  movl %r8d, %r12d                     // the result's kind
+  movq %rcx, %r11                      // the target
+  leaq 15(%rdx), %rax                  // the stack arguments' room, 16-aligned
+  andq $-16, %rax
+  subq %rax, %rsp
+  movq %rsp, %rdi
+  movq %rdx, %rcx
+  rep movsb                            // copied from the caller's stack
+  movq 0(%rbx), %rdi
+  movq 8(%rbx), %rsi
+  movq 16(%rbx), %rdx
+  movq 24(%rbx), %rcx
+  movq 32(%rbx), %r8
+  movq 40(%rbx), %r9
+  movsd 48(%rbx), %xmm0
+  movsd 56(%rbx), %xmm1
+  movsd 64(%rbx), %xmm2
+  movsd 72(%rbx), %xmm3
+  movsd 80(%rbx), %xmm4
+  movsd 88(%rbx), %xmm5
+  movsd 96(%rbx), %xmm6
+  movsd 104(%rbx), %xmm7
+  callq *%r11
+  cmpl $1, %r12d
+  jne 2f
+  movq %rax, 112(%rbx)
+  jmp 3f
+2:
+  cmpl $2, %r12d
+  jne 3f
+  movsd %xmm0, 112(%rbx)
+3:
+  leaq -16(%rbp), %rsp
+  popq %r12
+  popq %rbx
+  popq %rbp
+  .cfi_def_cfa %rsp, 8
+  ret
+  .cfi_endproc
+  .size cbh_call_saved, .-cbh_call_saved
+#endif
+
+  .section .note.GNU-stack, "", @progbits
