@@ -58,7 +58,7 @@ let package = Package(
     ),
     .target(
       name: "BlockSignatureHeaders",
-      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureFFI"],
+      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureFFI", "CBlockABI"],
       swiftSettings: swiftSettings
     ),
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
@@ -73,7 +73,9 @@ let package = Package(
     .target(name: "CBlockSignatureHook"),
     .target(
       name: "BlockSignatureHook",
-      dependencies: ["BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI", "CBlockSignatureHook", "CFFI"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI", "CBlockSignatureHook", "CFFI",
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -159,7 +161,9 @@ let package = Package(
     ),
     .testTarget(
       name: "BlockSignatureHookTests",
-      dependencies: ["BlockSignature", "BlockSignatureFFI", "BlockSignatureHook", "CBlockSignatureHook", "HookFixtures"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureFFI", "BlockSignatureHook", "CBlockSignatureHook", "HookFixtures",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -171,12 +171,13 @@ public final class BlockInvocation: @unchecked Sendable {
   static func requireFit(
     _ own: MethodSignature, to expected: MethodSignature, named name: String, level: CompatibilityLevel
   ) throws(InvocationError) {
-    let report = CompatibilityChecker(level: level, model: own.model).check(own.encoding, against: expected.encoding)
-    guard !report.isCompatible else { return }
-    let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
+    guard
+      let misfit = CompatibilityChecker.misfit(
+        of: own.encoding, to: expected.encoding, level: level, model: own.model)
+    else { return }
     throw InvocationError(
       kind: .incompatibleSignature,
-      message: "the block's signature \(own) does not fit \(name) at level \(level): \(first)",
-      diagnostics: report.diagnostics)
+      message: "the block's signature \(own) does not fit \(name) at level \(level): \(misfit.firstError)",
+      diagnostics: misfit.diagnostics)
   }
 }

@@ -59,13 +59,13 @@ enum ObjCTypes {
   static func requireFit(
     _ candidate: MethodSignature, to expected: MethodSignature, level: CompatibilityLevel, what: String
   ) throws(ObjCError) {
-    let report = CompatibilityChecker(level: level, model: expected.model).check(
-      candidate.encoding, against: expected.encoding)
-    guard !report.isCompatible else { return }
-    let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
+    guard
+      let misfit = CompatibilityChecker.misfit(
+        of: candidate.encoding, to: expected.encoding, level: level, model: expected.model)
+    else { return }
     throw ObjCError(
       kind: .incompatibleSignature,
-      message: "\(what): \(candidate) does not fit \(expected) at level \(level): \(first)",
-      diagnostics: report.diagnostics)
+      message: "\(what): \(candidate) does not fit \(expected) at level \(level): \(misfit.firstError)",
+      diagnostics: misfit.diagnostics)
   }
 }

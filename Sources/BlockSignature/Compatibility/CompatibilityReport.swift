@@ -22,3 +22,17 @@ public struct CompatibilityReport: Hashable, Sendable {
   /// Whether no diagnostic is an error (warnings and notes allowed).
   public var isCompatible: Bool { !diagnostics.contains { $0.severity == .error } }
 }
+
+extension CompatibilityChecker {
+  /// Why `candidate` does not fit `expected` at `level` on `model`: the first error's message
+  /// and every diagnostic; nil when it fits. What the libraries that refuse a misfit (calls,
+  /// methods made from blocks) share before wrapping it in their own error.
+  package static func misfit(
+    of candidate: SignatureEncoding, to expected: SignatureEncoding, level: CompatibilityLevel, model: DataModel
+  ) -> (firstError: String, diagnostics: [Diagnostic])? {
+    let report = CompatibilityChecker(level: level, model: model).check(candidate, against: expected)
+    guard !report.isCompatible else { return nil }
+    let first = report.diagnostics.first { $0.severity == .error }.map(\.message) ?? "incompatible"
+    return (first, report.diagnostics)
+  }
+}

@@ -185,6 +185,23 @@ struct ClangSession {
     return path
   }
 
+  /// The probes' one step: writes `source` as `name` in the folder, compiles it with clang
+  /// (`flags`, and `-x language` around the source when given) and runs the program; its
+  /// standard output, or `probeFailed` when it exits with an error.
+  func compileAndRun(_ source: String, named name: String, flags: [String], language: String? = nil)
+    throws(HeaderReaderError) -> String
+  {
+    let file = try write(source, to: name)
+    let program = folder.appendingPathComponent((name as NSString).deletingPathExtension).path
+    let input = language.map { ["-x", $0, file, "-x", "none"] } ?? [file]
+    _ = try run(["-w", "-O0", "-o", program] + flags + input)
+    let result = try run(program, [])
+    guard result.status == 0 else {
+      throw HeaderReaderError(.probeFailed, "the probe of \(header) exited \(result.status)")
+    }
+    return result.stdout
+  }
+
   /// Runs clang with `arguments`; its standard output, or a failure with what it said.
   func run(_ arguments: [String]) throws(HeaderReaderError) -> String {
     let result = try run(clang, arguments)

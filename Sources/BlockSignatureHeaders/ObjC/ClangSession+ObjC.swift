@@ -238,16 +238,11 @@ extension ClangSession {
     ]
     lines += types.map { "  puts(@encode(\($0)));" }
     lines.append("  return 0;\n}\n")
-    let source = try write(lines.joined(separator: "\n"), to: "encodings.m")
-    let program = folder.appendingPathComponent("encodings").path
-    _ = try run(["-w", "-O0", "-o", program] + objcArguments + ["-x", "objective-c", source, "-x", "none"])
-    let result = try run(program, [])
-    guard result.status == 0 else {
-      throw HeaderReaderError(.probeFailed, "the probe of \(header) exited \(result.status)")
-    }
-    let printed = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-    guard printed.count == types.count, result.stdout.hasSuffix("\n") || types.isEmpty else {
-      throw HeaderReaderError(.probeFailed, "the probe printed what it should not:\n\(result.stdout)")
+    let output = try compileAndRun(
+      lines.joined(separator: "\n"), named: "encodings.m", flags: objcArguments, language: "objective-c")
+    let printed = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    guard printed.count == types.count, output.hasSuffix("\n") || types.isEmpty else {
+      throw HeaderReaderError(.probeFailed, "the probe printed what it should not:\n\(output)")
     }
     return printed
   }

@@ -1,6 +1,8 @@
 // The probe: a program clang compiles with the header, which makes a block of each member's
 // type and prints the signature clang wrote for it, with the member's offset and size.
 
+import BlockSignature
+import CBlockABI
 import Foundation
 
 /// What the probe printed: per member, clang's block signature, `offsetof` and `sizeof`.
@@ -22,15 +24,10 @@ extension ClangSession {
     throws(HeaderReaderError)
     -> HeaderProbe
   {
-    let source = try write(
-      Self.probeSource(header: header, fields, functions: functions, in: spelling), to: "probe.c")
-    let program = folder.appendingPathComponent("probe").path
-    _ = try run(["-fblocks", "-w", "-O0", "-o", program] + arguments + [source])
-    let result = try run(program, [])
-    guard result.status == 0 else {
-      throw HeaderReaderError(.probeFailed, "the probe of \(header) exited \(result.status)")
-    }
-    return try Self.readProbe(result.stdout, count: fields.count)
+    let output = try compileAndRun(
+      Self.probeSource(header: header, fields, functions: functions, in: spelling), named: "probe.c",
+      flags: ["-fblocks"] + arguments)
+    return try Self.readProbe(output, count: fields.count)
   }
 
   /// The probe's C source. A function member's block has the member's parameters and, as its
@@ -44,12 +41,7 @@ extension ClangSession {
       "#include <stddef.h>", "#include <stdint.h>", "#include <stdio.h>",
       "void *_NSConcreteGlobalBlock[32];",  // the isa of a global block: no runtime is linked
       functionDeclarations(fields, in: spelling),
-      "struct blocksig_literal { void *isa; int flags; int reserved; void *invoke; const uintptr_t *descriptor; };",
-      "static const char *blocksig_signature(const void *block) {",
-      "  const struct blocksig_literal *literal = block;",
-      "  if (!(literal->flags & (1 << 30))) return \"-\";",
-      "  return (const char *)literal->descriptor[(literal->flags & (1 << 25)) ? 4 : 2];",
-      "}",
+      signatureReader,
       "int main(void) {",
     ]
     for (index, field) in fields.enumerated() {
@@ -70,6 +62,24 @@ extension ClangSession {
     lines.append("  printf(\"%zu\\t%zu\\n\", sizeof(\(spelling)), _Alignof(\(spelling)));")
     lines.append("  return 0;\n}\n")
     return lines.joined(separator: "\n")
+  }
+
+  /// The probe's reader of a block's signature (`-` when it has none), written from
+  /// CBlockABI's mirror of the ABI: where the flags and the descriptor are, what the flags
+  /// say, and how far the signature is into the descriptor.
+  static var signatureReader: String {
+    let flags = MemoryLayout<CBA_Block_layout>.offset(of: \.flags)!
+    let descriptor = MemoryLayout<CBA_Block_layout>.offset(of: \.descriptor)!
+    let first = MemoryLayout<CBA_Block_descriptor_1>.size
+    let helpers = MemoryLayout<CBA_Block_descriptor_2>.size
+    return """
+      static const char *blocksig_signature(const void *block) {
+        int flags = *(const int *)((const char *)block + \(flags));
+        if (!(flags & \(BlockFlags.hasSignature.rawValue))) return "-";
+        const char *descriptor = *(const char *const *)((const char *)block + \(descriptor));
+        return *(const char *const *)(descriptor + \(first) + ((flags & \(BlockFlags.hasCopyDispose.rawValue)) ? \(helpers) : 0));
+      }
+      """
   }
 
   /// The probe's output: a `signature offset size` line per member, then `size alignment`.
