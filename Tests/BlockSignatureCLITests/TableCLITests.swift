@@ -98,12 +98,8 @@ import Testing
       #expect(member["variadic"] as? Bool == (name == "log"), "\(name)")
     }
 
-    let (_, library) = try Toolchain.compileC(
-      Self.handWritten, fileName: "hand.c", arguments: ["-fblocks", "-shared", "-fPIC", "-w", "-I", folder.path],
-      output: "libhand.so")
-    let handle = try #require(dlopen(library.path, RTLD_NOW | RTLD_LOCAL))
-    defer { dlclose(handle) }
-    let offsets = try #require(dlsym(handle, "offsets")).assumingMemoryBound(to: UInt.self)
+    let library = try CompiledCLibrary(Self.handWritten, named: "hand", flags: ["-fblocks", "-w", "-I", folder.path])
+    let offsets = try library.address("offsets").assumingMemoryBound(to: UInt.self)
     #expect(members.compactMap { $0["offset"] as? Int } == (0..<Self.names.count).map { Int(offsets[$0]) })
     #expect(document["size"] as? Int == Int(offsets[Self.names.count]))
     #expect(document["record"] as? String == record)

@@ -60,12 +60,7 @@ package enum SAXFixture {
       size_t sax_size = sizeof(xmlSAXHandler);
       void c_end_document(void *ctx) { (*(int *)ctx)++; }
       """
-    let (_, product) = try Toolchain.compileC(
-      source, fileName: "sax.c", arguments: ["-I/usr/include/libxml2", "-shared", "-fPIC", "-w"], output: "libsax.so")
-    guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
-      throw LoadFailure(message: String(cString: dlerror()))
-    }
-    return handle
+    return try CompiledCLibrary(source, named: "sax", flags: ["-I/usr/include/libxml2", "-w"]).handle
   }
 
   package static func helper(_ name: String) throws -> UnsafeMutableRawPointer {

@@ -25,7 +25,15 @@ package struct CompiledCLibrary: @unchecked Sendable {
   package init(_ source: String, named name: String, flags: [String] = ["-fblocks", "-O1", "-w"]) throws {
     let (_, product) = try Toolchain.compileC(
       source, fileName: "\(name).c", arguments: flags + ["-shared", "-fPIC"], output: "lib\(name).so")
-    guard let handle = dlopen(product.path, RTLD_NOW | RTLD_LOCAL) else {
+    try self.init(opening: product.path)
+  }
+
+  /// Opens a library built some other way (gcc for GNUstep's Objective-C); `global` makes its
+  /// symbols serve the libraries opened after it (`RTLD_GLOBAL`).
+  ///
+  /// - Throws: ``LoadFailure`` with `dlerror`'s message.
+  package init(opening path: String, global: Bool = false) throws {
+    guard let handle = dlopen(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL)) else {
       throw LoadFailure(message: String(cString: dlerror()))
     }
     self.handle = handle

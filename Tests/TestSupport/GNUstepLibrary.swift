@@ -13,10 +13,7 @@ package enum GNUstepLibrary {
   package static func load(source: String) throws -> UnsafeMutableRawPointer {
     let (folder, library) = try build(source: source)
     defer { try? FileManager.default.removeItem(at: folder) }
-    guard let handle = dlopen(library.path, RTLD_NOW | RTLD_GLOBAL) else {
-      throw Failure(description: "dlopen: \(String(cString: dlerror()))")
-    }
-    return handle
+    return try CompiledCLibrary(opening: library.path, global: true).handle
   }
 
   /// Compiles `source` with gcc and `gnustep-config`'s flags into `libfixture.so` in a fresh
