@@ -5,7 +5,7 @@ import BlockSignatureSystem
 
 /// A file mapped read-only into memory for the lifetime of the value.
 ///
-/// Opening goes through `open`/`fstat`/`mmap` of the platform ladder in `Support/Platform.swift`;
+/// Opening goes through `open`/`fstat`/`mmap` of BlockSignatureSystem, the one platform room;
 /// an empty file maps to an empty buffer.
 package final class MappedFile: @unchecked Sendable {
   /// The mapped bytes (valid until `self` is released).
