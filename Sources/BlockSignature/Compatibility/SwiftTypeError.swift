@@ -28,6 +28,9 @@ public struct SwiftTypeError: Error, Hashable, Sendable, CustomStringConvertible
   /// "type String has no C encoding at offset 1".
   public var description: String { "\(message) at offset \(offset)" }
 
+  /// Where the problem is: ``range`` in ``input``, a Swift type.
+  public var location: InputLocation { InputLocation(.swiftType, text: input, bytes: range) }
+
   /// The bytes of ``input`` the problem covers: the name that starts at ``offset`` (`String`
   /// in `(String) -> Void`), or the byte there; empty at the end of the input.
   ///

@@ -97,6 +97,9 @@ public struct ExtendedLayout: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
     public var message: String
 
+    /// Where the problem is: ``range`` in the layout byte string.
+    public var location: InputLocation { InputLocation(.extendedLayout, bytes: range) }
+
     /// The bytes of the layout string the problem covers: the offending byte, or an empty
     /// range at the end of the bytes for ``Kind/missingTerminator``.
     public var range: Range<Int> { kind == .missingTerminator ? offset..<offset : offset..<offset + 1 }

@@ -35,6 +35,9 @@ public struct EncodingError: Error, Hashable, Sendable, CustomStringConvertible 
     self.byte = byte
   }
 
+  /// Where the problem is: ``range`` in ``input``, a type encoding.
+  public var location: InputLocation { InputLocation(.typeEncoding, text: input, bytes: range) }
+
   /// The bytes of ``input`` the problem covers, for an underline that comes from data rather
   /// than from the kind's name: one byte at ``offset``; a number's digits; from an
   /// unterminated construct's opening byte, or from the first trailing byte, to the end;

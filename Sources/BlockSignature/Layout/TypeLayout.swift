@@ -105,8 +105,16 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     self.encoding = encoding
   }
 
-  /// "size overflow in [9999999999999999999q]".
-  public var description: String { "\(kind) in \(encoding)" }
+  /// What went wrong, in words: "size overflow in [9999999999999999999q]" (a long type
+  /// shortened as every message quotes input).
+  public var message: String { "\(kind) in \(shortened(encoding))" }
+
+  /// Where the problem is: the type whose layout failed, as a type encoding of its own (where
+  /// it sits in a larger signature is the caller's to find).
+  public var location: InputLocation { InputLocation(.typeEncoding, text: encoding, bytes: 0..<encoding.utf8.count) }
+
+  /// ``message``.
+  public var description: String { message }
 
   /// The kind of a ``LayoutError``.
   public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {

@@ -26,6 +26,9 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
     self.encodingError = encodingError
   }
 
+  /// Where the problem is, when the signature did not parse: the parser's location.
+  public var location: InputLocation? { encodingError?.location }
+
   /// Wraps a parser error.
   public init(_ error: EncodingError) {
     self.init(

@@ -29,6 +29,9 @@ public struct DelegateError: Error, Hashable, Sendable, CustomStringConvertible 
     self.diagnostics = diagnostics
   }
 
+  /// Where the problem is in a callback table's text form: ``line``, when there is one.
+  public var location: InputLocation? { line.map { InputLocation(.textForm, line: $0, bytes: 0..<0) } }
+
   /// Where, then why: `line 3: …`, `member startElement: …`.
   public var description: String {
     var place: [String] = []

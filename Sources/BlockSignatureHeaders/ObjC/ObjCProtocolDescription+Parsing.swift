@@ -52,6 +52,9 @@ extension ObjCProtocolDescription {
 
     /// The line, then the message: `line 3: 'x' is not a selector`.
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
+
+    /// Where the problem is: the whole of ``line`` of the text form; nil for the text as a whole.
+    public var location: InputLocation? { line > 0 ? InputLocation(.textForm, line: line, bytes: 0..<0) : nil }
   }
 
   /// Reads the text form ``text`` writes: `@protocol NAME <ADOPTED, …>`, one line per method
