@@ -49,7 +49,8 @@ public struct MethodSignature: Hashable, Sendable, CustomStringConvertible {
   ///     try MethodSignature(encoding).numberOfArguments  // 3
   ///
   /// - Throws: ``SignatureError`` when a size overflows.
-  public init(_ encoding: SignatureEncoding, model: DataModel = .x86_64SysV) throws(SignatureError) {
+  public init(_ encoding: SignatureEncoding, model: DataModel? = .host) throws(SignatureError) {
+    let model = try DataModel.required(model, for: encoding.description)
     let layout: SignatureLayout
     do {
       layout = try encoding.layout(for: model)
@@ -78,7 +79,7 @@ public struct MethodSignature: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``SignatureError``; malformed text gives ``SignatureError/Kind/malformedEncoding``
   ///   with the parser's byte offset in ``SignatureError/encodingError``.
   public init(
-    parsing text: String, model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
+    parsing text: String, model: DataModel? = .host, options: ParseOptions = ParseOptions()
   ) throws(SignatureError) {
     let encoding: SignatureEncoding
     do {
@@ -101,12 +102,14 @@ public struct MethodSignature: Hashable, Sendable, CustomStringConvertible {
   ///   - argumentTypes: The explicit arguments, without the hidden ones `form` adds.
   ///   - form: ``SignatureEncoding/Kind/block`` adds `@?`, ``SignatureEncoding/Kind/method``
   ///     adds `@:`, ``SignatureEncoding/Kind/types`` adds nothing (a C function, offsets from 0).
-  ///   - model: The target whose sizes and alignments give the offsets.
+  ///   - model: The target whose sizes and alignments give the offsets: this machine's
+  ///     (``DataModel/host``) unless named.
   /// - Throws: ``SignatureError`` when a size overflows.
   public init(
     returnType: TypeEncoding, argumentTypes: [TypeEncoding], form: SignatureEncoding.Kind,
-    model: DataModel = .x86_64SysV
+    model: DataModel? = .host
   ) throws(SignatureError) {
+    let model = try DataModel.required(model, for: returnType.description)
     var hidden: [SignatureEncoding.Argument] = []
     switch form {
     case .block: hidden = [.init(type: .block(signature: nil))]

@@ -33,13 +33,15 @@ extension SignatureEncoding {
   ///   - source: the form the signature is in; by default its ``kind`` (a C function whose
   ///     first parameter is a block must say `.types` here).
   ///   - target: the form wanted.
-  ///   - model: the data model whose pointer size the hidden arguments take.
+  ///   - model: the data model whose pointer size the hidden arguments take: this machine's
+  ///     (``DataModel/host``) unless named.
   /// - Throws: ``SignatureError`` with ``SignatureError/Kind/notConvertible`` when the
   ///   signature lacks the hidden arguments of `source`, or an offset overflows.
   /// - Complexity: O(*n*) in the number of arguments.
   public func converted(
-    from source: Kind? = nil, to target: Kind, model: DataModel = .x86_64SysV
+    from source: Kind? = nil, to target: Kind, model: DataModel? = .host
   ) throws(SignatureError) -> SignatureEncoding {
+    let model = try DataModel.required(model, for: description)
     let source = source ?? kind
     try checkHiddenArguments(of: source)
     if source == target { return self }
@@ -83,7 +85,7 @@ extension SignatureEncoding {
   ///     try SignatureEncoding(parsing: "i20@?0i8r*12").methodEncoding()  // i28@0:8i16r*20
   ///
   /// - Throws: ``SignatureError``; see ``converted(from:to:model:)``.
-  public func methodEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding {
+  public func methodEncoding(for model: DataModel? = .host) throws(SignatureError) -> SignatureEncoding {
     try converted(to: .method, model: model)
   }
 
@@ -95,7 +97,7 @@ extension SignatureEncoding {
   /// block is already a block signature and comes back unchanged: use
   /// ``converted(from:to:model:)`` with `from: .types` for it.
   /// - Throws: ``SignatureError``; see ``converted(from:to:model:)``.
-  public func blockEncoding(for model: DataModel = .x86_64SysV) throws(SignatureError) -> SignatureEncoding {
+  public func blockEncoding(for model: DataModel? = .host) throws(SignatureError) -> SignatureEncoding {
     try converted(to: .block, model: model)
   }
 

@@ -77,3 +77,18 @@ public struct SignatureError: Error, Hashable, Sendable, CustomStringConvertible
     }
   }
 }
+
+extension DataModel {
+  /// `model`, or the error a signature API throws when it was left to ``DataModel/host`` on a
+  /// machine no built-in model describes.
+  static func required(_ model: DataModel?, for signature: @autoclosure () -> String) throws(SignatureError)
+    -> DataModel
+  {
+    guard let model else {
+      throw SignatureError(
+        kind: .unknownDataModel, signature: signature(),
+        message: "no data model describes this machine: pass one (model:)")
+    }
+    return model
+  }
+}
