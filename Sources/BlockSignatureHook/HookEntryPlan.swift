@@ -9,10 +9,13 @@ import CBlockSignatureHook
 
 /// The entry's view of one signature: each passed argument's place in the frame, the stack
 /// arguments' bytes, the register the result comes back in.
-struct HookEntryPlan: Sendable {
+struct HookEntryPlan: @unchecked Sendable {
   /// Per passed argument (the block first): its offset in the frame (`>= 0`) or `~offset`
-  /// among the stack arguments.
-  let slots: [Int]
+  /// among the stack arguments. A buffer made once per signature and never freed, read on each
+  /// call without counting a reference.
+  let slots: UnsafeMutablePointer<Int>
+  /// The number of passed arguments.
+  let count: Int
   /// The bytes of stack arguments to copy when the block's own invoke is called.
   let stackBytes: Int
   /// 0 for `void`, 1 for a result in RAX, 2 for one in XMM0.
@@ -44,7 +47,9 @@ struct HookEntryPlan: Sendable {
         return nil
       }
     }
-    self.slots = slots
+    self.slots = .allocate(capacity: slots.count)
+    self.slots.initialize(from: slots, count: slots.count)
+    count = slots.count
     self.stackBytes = stackBytes
     self.resultKind = resultKind
   }

@@ -54,20 +54,19 @@ enum HookInvoke {
   static let entryDispatch:
     @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeRawPointer) -> Void = {
       frame, stack, descriptor in
-      let site = HookSite.of(descriptor: descriptor)
-      let plan = site.entryPlan.unsafelyUnwrapped
-      let pointers = (frame + Int(CBH_ENTRY_POINTERS)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-      plan.slots.withUnsafeBufferPointer { slots in
-        for index in slots.indices {
-          let slot = slots[index]
+      HookSite.withSite(of: descriptor) { site in
+        let plan = site.entryPlan.unsafelyUnwrapped
+        let pointers = (frame + Int(CBH_ENTRY_POINTERS)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        for index in 0..<plan.count {
+          let slot = plan.slots[index]
           pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
         }
+        let result = frame + Int(CBH_ENTRY_RESULT)
+        result.storeBytes(of: (0, 0) as (UInt64, UInt64), as: (UInt64, UInt64).self)
+        site.proceed(
+          from: 0, block: frame.load(as: UnsafeRawPointer.self), result: result, passed: pointers,
+          saved: SavedCall(frame: frame, stack: stack, stackBytes: plan.stackBytes, resultKind: plan.resultKind))
       }
-      let result = frame + Int(CBH_ENTRY_RESULT)
-      result.storeBytes(of: (0, 0) as (UInt64, UInt64), as: (UInt64, UInt64).self)
-      site.proceed(
-        from: 0, block: frame.load(as: UnsafeRawPointer.self), result: result, passed: pointers,
-        saved: SavedCall(frame: frame, stack: stack, plan: plan))
     }
 
   /// What the libffi closure of a signature calls.
@@ -81,10 +80,11 @@ enum HookInvoke {
       call(interface, block.load(fromByteOffset: 16, as: UnsafeRawPointer.self), result: result, passed: arguments)
       return
     }
-    let site = HookSite.of(descriptor: descriptor)
-    // A hook that replaces the call and writes nothing returns zero.
-    result.initializeMemory(as: UInt8.self, repeating: 0, count: site.interface.returnShape.resultBytes)
-    site.proceed(from: 0, block: block, result: result, passed: arguments, saved: nil)
+    HookSite.withSite(of: descriptor) { site in
+      // A hook that replaces the call and writes nothing returns zero.
+      result.initializeMemory(as: UInt8.self, repeating: 0, count: site.interface.returnShape.resultBytes)
+      site.proceed(from: 0, block: block, result: result, passed: arguments, saved: nil)
+    }
   }
 
   /// Calls `function` through libffi with `passed`, copied first.

@@ -23,7 +23,9 @@ struct HookHandlers: Sendable {
 struct SavedCall {
   let frame: UnsafeMutableRawPointer
   let stack: UnsafeMutableRawPointer
-  let plan: HookEntryPlan
+  /// The plan's bytes of stack arguments and kind of result.
+  let stackBytes: Int
+  let resultKind: Int32
 }
 
 /// An immutable state of one block's chain of hooks.
@@ -31,8 +33,10 @@ final class HookSite: @unchecked Sendable {
   let interface: CallInterface
   /// The block's own invoke, which the chain ends in.
   let originalInvoke: UnsafeRawPointer
-  /// The hooks, first added first.
-  let layers: [HookHandlers]
+  /// The hooks, first added first: `layerCount` of them in a buffer never freed, read on each
+  /// call in place.
+  let layers: UnsafeMutablePointer<HookHandlers>
+  let layerCount: Int
   /// The descriptor the block carries while this site is current, in the hook region: the
   /// dispatch and this site are the two words before it.
   let descriptor: UnsafeMutableRawPointer
@@ -46,7 +50,9 @@ final class HookSite: @unchecked Sendable {
     self.interface = interface
     self.entryPlan = entryPlan
     self.originalInvoke = originalInvoke
-    self.layers = layers
+    self.layers = .allocate(capacity: max(1, layers.count))
+    self.layers.initialize(from: layers, count: layers.count)
+    layerCount = layers.count
     self.descriptor = descriptor
   }
 
@@ -65,11 +71,12 @@ final class HookSite: @unchecked Sendable {
     return site
   }
 
-  /// The site of a hooked block's descriptor (one in the hook region).
+  /// Runs `body` with the site of a hooked block's descriptor (one in the hook region),
+  /// borrowed: the site is never freed, so no reference is counted.
   @inline(__always)
-  static func of(descriptor: UnsafeRawPointer) -> HookSite {
+  static func withSite(of descriptor: UnsafeRawPointer, _ body: (HookSite) -> Void) {
     Unmanaged<HookSite>.fromOpaque(descriptor.load(fromByteOffset: -8, as: UnsafeRawPointer.self))
-      .takeUnretainedValue()
+      ._withUnsafeGuaranteedRef(body)
   }
 
   /// Runs the chain from `layer` on: that layer's `before`, its `instead` (or the next layer),
@@ -78,20 +85,20 @@ final class HookSite: @unchecked Sendable {
     from layer: Int, block: UnsafeRawPointer, result: UnsafeMutableRawPointer,
     passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, saved: SavedCall?
   ) {
-    guard layer < layers.count else {
+    guard layer < layerCount else {
       callOriginal(result: result, passed: passed, saved: saved)
       return
     }
-    let handlers = layers[layer]
+    let handlers = layers + layer
     let call = HookedCall(
       site: self, layer: layer, passed: passed, saved: saved, block: block, resultAddress: result)
-    handlers.before?(call)
-    if let instead = handlers.instead {
+    handlers.pointee.before?(call)
+    if let instead = handlers.pointee.instead {
       instead(call)
     } else {
       proceed(from: layer + 1, block: block, result: result, passed: passed, saved: saved)
     }
-    handlers.after?(call)
+    handlers.pointee.after?(call)
   }
 
   /// Calls the block's own invoke: with the saved registers when the entry took the call, else
@@ -101,7 +108,7 @@ final class HookSite: @unchecked Sendable {
     result: UnsafeMutableRawPointer, passed: UnsafeMutablePointer<UnsafeMutableRawPointer?>, saved: SavedCall?
   ) {
     if let saved {
-      cbh_call_saved(saved.frame, saved.stack, UInt(saved.plan.stackBytes), originalInvoke, saved.plan.resultKind)
+      cbh_call_saved(saved.frame, saved.stack, UInt(saved.stackBytes), originalInvoke, saved.resultKind)
       return
     }
     HookInvoke.call(interface, originalInvoke, result: result, passed: passed)

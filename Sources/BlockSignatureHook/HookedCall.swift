@@ -21,7 +21,8 @@ nonisolated(unsafe) private let noBytes = UnsafeMutableRawPointer.allocate(byteC
 /// is what C receives: an `after` hook reads ``result`` and may replace it with
 /// ``setResult(_:)``.
 public struct HookedCall {
-  let site: HookSite
+  /// The call's site, which is never freed: held without counting a reference.
+  unowned(unsafe) let site: HookSite
   /// The hook's place in the chain: ``callOriginal()`` runs the hooks after it.
   let layer: Int
   /// The passed arguments' addresses, the block pointer's slot first (libffi's order).
@@ -78,7 +79,7 @@ public struct HookedCall {
     }
   }
 
-  /// The return value as it is now: what the chain returned, once it has run (``CValue/void``
+  /// The return value as it is now: what the chain returned, once it has run (`CValue.void`
   /// for a `void` block).
   public var result: CValue { site.interface.returnShape.load(from: resultAddress) }
 
