@@ -29,6 +29,10 @@ public final class ObjCMessage: @unchecked Sendable {
   /// The runtime's types for the class's method, when it has one.
   public let runtimeSignature: MethodSignature?
   let interface: CallInterface
+  /// Typed sends in registers, without libffi, where every argument and the result allow it.
+  private let registerPlan: RegisterSendPlan?
+  /// ``argumentCount``, kept: every typed send checks it.
+  private let explicitCount: Int
   /// The class of the last receiver found to have a method for the selector (0: none yet).
   let answeringClass = Atomic<UInt>(0)
 
@@ -76,10 +80,22 @@ public final class ObjCMessage: @unchecked Sendable {
     } catch {
       throw ObjCError(kind: .invalidCall, message: "\(selector) \(signature): \(error)")
     }
+    registerPlan = RegisterSendPlan(interface)
+    explicitCount = signature.numberOfArguments - 2
   }
 
+  /// Whether typed sends skip libffi: on x86-64 Linux, when every argument is a scalar (an
+  /// integer, `BOOL`, `float`, `double`, a pointer, object, class or selector) in a register
+  /// and the result a scalar or `void`, each value is written straight into its register's
+  /// slot and the method called with them, inside `@try`. A value of another kind than its
+  /// argument's (an `.unsigned` for an `int`) still takes the checked path, with its
+  /// conversions and errors.
+  ///
+  ///     try ObjCMessage("add:to:", class: target).sendsInRegisters  // true
+  public var sendsInRegisters: Bool { registerPlan != nil }
+
   /// The number of explicit arguments (`self` and `_cmd` not counted).
-  public var argumentCount: Int { signature.numberOfArguments - 2 }
+  public var argumentCount: Int { explicitCount }
 
   /// The bytes the result buffer of ``send(to:result:arguments:)`` must have (16-byte aligned).
   public var resultBufferSize: Int { interface.resultBufferSize }
@@ -121,6 +137,14 @@ public final class ObjCMessage: @unchecked Sendable {
   private func call(
     _ implementation: UnsafeRawPointer, receiver: UnsafeRawPointer, _ arguments: [CValue]
   ) throws(ObjCError) -> CValue {
+    if let registerPlan,
+      let outcome = registerPlan.send(implementation, receiver: receiver, selector: selector.pointer, values: arguments)
+    {
+      switch outcome {
+      case .success(let result): return result
+      case .failure(let raised): throw ObjCExceptions.error(for: raised.exception, while: "-\(selector)")
+      }
+    }
     let function = unsafeBitCast(implementation, to: (@convention(c) () -> Void).self)
     var raised: UnsafeRawPointer? = nil
     var hidden = (receiver, selector.pointer)
@@ -183,7 +207,7 @@ public final class ObjCMessage: @unchecked Sendable {
   }
 
   private func checkArgumentCount(_ count: Int) throws(ObjCError) {
-    guard count != argumentCount else { return }
+    guard count != explicitCount else { return }
     let variadic =
       count > argumentCount ? " (a variadic method's extra arguments cannot be sent: its types list none)" : ""
     throw ObjCError(

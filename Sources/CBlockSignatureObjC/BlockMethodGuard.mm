@@ -1,6 +1,7 @@
 // BlockSignature — CBlockSignatureObjC: the `@try` around a call of a block-made method's block
-// (include/CBlockMethodEntry.h). Objective-C++ for the reason CBlockSignatureObjC.mm gives: in
-// a plain .m file the call inside `@try` is assumed not to throw and the handler is dropped.
+// and around a typed send made in registers (include/CBlockMethodEntry.h). Objective-C++ for
+// the reason CBlockSignatureObjC.mm gives: in a plain .m file the call inside `@try` is assumed
+// not to throw and the handler is dropped.
 
 #include "CBlockMethodEntry.h"
 
@@ -24,6 +25,17 @@ void cbo_block_method_guard(CBO_BlockMethodFrame *frame) {
     cbo_raise_handler.load(std::memory_order_acquire)(frame, exception);
   }
 }
+
+const void *cbo_register_call_catching(CBO_BlockMethodFrame *frame) {
+  @try {
+    cbo_block_method_replay(frame);
+  } @catch (id exception) {
+    return exception;
+  }
+  return nullptr;
+}
+#else
+const void *cbo_register_call_catching(CBO_BlockMethodFrame *frame) { return nullptr; }
 #endif
 
 void cbo_block_method_set_raise_handler(CBO_BlockMethodRaiseHandler handler) {

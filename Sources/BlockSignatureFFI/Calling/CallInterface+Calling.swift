@@ -5,6 +5,7 @@ import CFFI
 
 /// Makes the libffi call of a prepared interface in place of `ffi_call` (the Objective-C layer
 /// makes it inside `@try`): the interface, the function, the result buffer, the argument pointers.
+/// Not escaping: a call captures nothing on the heap.
 package typealias FFICallPerformer = (
   UnsafeMutablePointer<ffi_cif>, @convention(c) () -> Void, UnsafeMutableRawPointer,
   UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -24,7 +25,7 @@ extension CallInterface {
   /// stack for small signatures.
   package func call(
     _ function: @convention(c) () -> Void, leading: UnsafeMutableRawPointer?,
-    second: UnsafeMutableRawPointer? = nil, values: [CValue], perform: FFICallPerformer? = nil
+    second: UnsafeMutableRawPointer? = nil, values: [CValue], perform: FFICallPerformer = { ffi_call($0, $1, $2, $3) }
   ) throws(ArgumentValueError) -> CValue {
     let first = leading == nil ? 0 : second == nil ? 1 : 2
     return try withUnsafeTemporaryAllocation(byteCount: storageSize, alignment: 16) {
@@ -53,11 +54,7 @@ extension CallInterface {
             passed[index] =
               position >= first ? base + storageOffsets[position] : position == 0 ? leading : second
           }
-          if let perform {
-            perform(cif, function, result.baseAddress!, passed.baseAddress!)
-          } else {
-            ffi_call(cif, function, result.baseAddress, passed.baseAddress)
-          }
+          perform(cif, function, result.baseAddress!, passed.baseAddress!)
           if let access = returnScalarAccess { return access.load(from: result.baseAddress!) }
           return returnShape.load(from: result.baseAddress!)
         }

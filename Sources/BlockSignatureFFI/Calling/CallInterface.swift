@@ -19,8 +19,8 @@ package final class CallInterface: @unchecked Sendable {
   package let resultBufferSize: Int
   /// Each argument's and the result's direct access, for a scalar (nil for any other type):
   /// a typed call stores and loads these without walking a shape.
-  let scalarAccess: [ScalarAccess?]
-  let returnScalarAccess: ScalarAccess?
+  package let scalarAccess: [ScalarAccess?]
+  package let returnScalarAccess: ScalarAccess?
   /// Where a typed call puts each argument in one buffer, each aligned to 16, and the buffer's
   /// size.
   let storageOffsets: [Int]

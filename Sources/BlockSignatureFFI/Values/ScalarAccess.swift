@@ -3,7 +3,7 @@
 // another kind, goes through `ValueShape`, which converts it or says what is wrong.
 
 /// A scalar the typed path reads and writes directly.
-enum ScalarAccess: Equatable {
+package enum ScalarAccess: Equatable {
   case signed(size: Int)
   case unsigned(size: Int)
   case bool
@@ -11,7 +11,7 @@ enum ScalarAccess: Equatable {
   case double
   case pointer
 
-  init?(_ shape: ValueShape) {
+  package init?(_ shape: ValueShape) {
     switch shape {
     case .integer(let size, let isSigned, _) where size <= 8:
       self = isSigned ? .signed(size: size) : .unsigned(size: size)
@@ -24,7 +24,7 @@ enum ScalarAccess: Equatable {
   }
 
   /// The value at `address`, as ``ValueShape/load(from:)`` reads it.
-  func load(from address: UnsafeRawPointer) -> CValue {
+  package func load(from address: UnsafeRawPointer) -> CValue {
     switch self {
     case .signed(let size):
       switch size {
@@ -81,7 +81,7 @@ enum ScalarAccess: Equatable {
   /// it; false when the value is not plainly of this type or out of range (the shape's checked
   /// store then says why).
   /// (One store of the widened value: the hot path of a typed handler's result.)
-  func storeResult(_ value: CValue, at address: UnsafeMutableRawPointer) -> Bool {
+  package func storeResult(_ value: CValue, at address: UnsafeMutableRawPointer) -> Bool {
     switch (self, value) {
     case (.double, .double(let x)): address.storeBytes(of: x, as: Double.self)
     case (.float, .float(let x)): address.storeBytes(of: x, as: Float.self)

@@ -45,8 +45,14 @@ typedef void (*CBO_BlockMethodRaiseHandler)(CBO_BlockMethodFrame *frame, const v
 void cbo_block_method_set_raise_handler(CBO_BlockMethodRaiseHandler handler);
 
 /// The address the methods' code jumps to, or NULL where the entry does not exist (not
-/// x86-64 Linux).
+/// x86-64 Linux; `cbo_register_call_catching` does not exist there either).
 const void *_Nullable cbo_block_method_entry_address(void);
+
+/// Calls `frame->invoke` with the frame's argument registers, inside `@try`, and stores its
+/// result registers in the frame: a typed send whose arguments all sit in registers, without
+/// libffi. Returns NULL when the call returned, or the Objective-C exception it raised (the
+/// results are then unwritten). Only where `cbo_block_method_entry_address` is not NULL.
+const void *_Nullable cbo_register_call_catching(CBO_BlockMethodFrame *frame);
 
 #pragma clang assume_nonnull end
 

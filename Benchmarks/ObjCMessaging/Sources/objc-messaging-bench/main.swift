@@ -74,6 +74,12 @@ do {
     }),
     ("block IMP", { checksum &+= compiled(blockTarget.pointer, calls) }),
   ]
+  // One way alone, for an instruction count: BENCH_ONLY="typed" valgrind --tool=callgrind …
+  if let only = getenv("BENCH_ONLY").map({ String(cString: $0) }) {
+    if let way = ways.first(where: { $0.0 == only }) { try way.1() }
+    print("checksum \(checksum)")
+    exit(0)
+  }
   var samples = [[Double]](repeating: [], count: ways.count)
   for _ in 0..<1 { for way in ways { try way.1() } }  // warm-up
   for round in 0..<rounds {
