@@ -197,4 +197,30 @@ extension HookTests {
     #expect(disposed.withLock { $0 } == [UInt(bitPattern: block)])
     #expect(!hook.isInstalled)
   }
+
+  @Test func onDisposeRunsBeforeTheBlocksOwnDisposeHelper() throws {
+    let inner = try #require(hook_make_add(1))
+    let outer = try #require(hook_make_capturing(inner))  // holds a reference to inner
+    hook_release(inner)
+    let order = Seen()
+    let innerHook = try BlockCallHook(on: inner, onDispose: { _ in order.append("inner") })
+    let outerHook = try BlockCallHook(
+      on: outer, before: { call in order.append("call \(call.arguments)") }, onDispose: { _ in order.append("outer") })
+    #expect(hook_call_add(outer, 2, 3) == 12)
+    hook_release(outer)  // outer's dispose helper releases inner, which is freed in turn
+    #expect(order.all == ["call [2, 3]", "outer", "inner"])
+    #expect(!innerHook.isInstalled && !outerHook.isInstalled)
+  }
+
+  @Test func swiftBlockHandedToCIsHooked() throws {
+    let closure: @convention(block) (Int32, Int32) -> Int32 = { $0 - $1 }
+    let block = unsafeBitCast(closure, to: UnsafeRawPointer.self)
+    try withExtendedLifetime(closure) {
+      let hook = try BlockCallHook(on: block, after: { call in try? call.setResult(.signed(99)) })
+      #expect(hook.signature.description == "i16@?0i8i12")
+      #expect(hook_call_add(block, 5, 3) == 99)
+      try hook.remove()
+      #expect(hook_call_add(block, 5, 3) == 2)
+    }
+  }
 }

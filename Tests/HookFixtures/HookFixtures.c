@@ -159,6 +159,11 @@ void *hook_make_note(void) {
   return (void *)Block_copy(^(int value) { hook_received.ints[0] = value + zero; });
 }
 
+void *hook_make_capturing(const void *inner) {
+  int (^add)(int, int) = (int (^)(int, int))inner;
+  return (void *)Block_copy(^int(int a, int b) { return add(a, b) * 2; });
+}
+
 void *hook_copy(const void *block) { return (void *)_Block_copy(block); }
 void hook_release(const void *block) { _Block_release(block); }
 

@@ -62,6 +62,10 @@ void *hook_make_many(void);  // the sum of 7 ints and 9 doubles
 void hook_call_note(const void *block, int value);
 void *hook_make_note(void);  // void: records value in ints[0]
 
+/// A heap block that captures `inner` (an add block), so that it has copy and dispose helpers
+/// and its dispose releases `inner`; it returns inner(a, b) * 2.
+void *hook_make_capturing(const void *inner);
+
 /// Copies a block (_Block_copy) and releases it (_Block_release).
 void *hook_copy(const void *block);
 void hook_release(const void *block);
