@@ -50,15 +50,20 @@ let package = Package(
       swiftSettings: swiftSettings,
       linkerSettings: [.linkedLibrary("BlocksRuntime")]
     ),
+    // Plain data below libffi: JSON values and their reader, callback tables and their text form
+    // (the header reader builds tables without libffi).
+    .target(name: "BlockSignatureValues", dependencies: ["BlockSignature"], swiftSettings: swiftSettings),
     .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
     .target(
       name: "BlockSignatureFFI",
-      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "CBlockABI", "CFFI"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureValues", "BlockSignatureRuntime", "CBlockABI", "CFFI",
+      ],
       swiftSettings: swiftSettings
     ),
     .target(
       name: "BlockSignatureHeaders",
-      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureFFI", "CBlockABI"],
+      dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureValues", "CBlockABI"],
       swiftSettings: swiftSettings
     ),
     .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),

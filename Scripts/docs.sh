@@ -12,11 +12,11 @@ scratch=.build/docs
 symbols="$scratch/symbol-graphs"
 # Kept between runs: an up-to-date build emits no new graphs.
 mkdir -p "$symbols"
-for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureFFI BlockSignatureHeaders BlockSignatureObjC BlockSignatureHook; do
+for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureValues BlockSignatureFFI BlockSignatureHeaders BlockSignatureObjC BlockSignatureHook; do
   swift build --target "$target" --scratch-path "$scratch" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols" >/dev/null
 done
-for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureFFI BlockSignatureHeaders BlockSignatureObjC BlockSignatureHook; do
+for target in BlockSignature BlockSignatureBinary BlockSignatureRuntime BlockSignatureValues BlockSignatureFFI BlockSignatureHeaders BlockSignatureObjC BlockSignatureHook; do
   output="${1:-$scratch}/$target.doccarchive"
   # Each catalog with its own module's symbol graph (and its extensions of other modules).
   graphs="$scratch/graphs-$target"

@@ -1,5 +1,5 @@
 import BlockSignature
-import BlockSignatureFFI
+import BlockSignatureValues
 import Foundation
 
 /// Reads C and Objective-C declarations from a header, with clang as the only judge of their

@@ -10,7 +10,7 @@ extension DynamicDelegate {
   ///
   ///     try delegate.call("add", [.pointer(UInt(bitPattern: delegate.context)), .signed(2), .signed(3)])  // .signed(5)
   ///
-  /// - Throws: ``DelegateError``: an unknown or data member, ``DelegateError/Kind/unimplemented``
+  /// - Throws: `DelegateError`: an unknown or data member, `DelegateError/Kind/unimplemented`
   ///   when the table holds NULL there, a wrong argument count or value.
   public func call(_ member: String, _ arguments: [CValue]) throws(DelegateError) -> CValue {
     let slot = try self.slot(member)

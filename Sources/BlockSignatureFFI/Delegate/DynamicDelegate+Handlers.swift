@@ -18,8 +18,8 @@ extension DynamicDelegate {
   ///       return .signed(a + b)
   ///     }
   ///
-  /// - Throws: ``DelegateError``: an unknown or data member,
-  ///   ``DelegateError/Kind/uncallableMember`` for a failure policy that does not fit.
+  /// - Throws: `DelegateError`: an unknown or data member,
+  ///   `DelegateError/Kind/uncallableMember` for a failure policy that does not fit.
   public func implement(
     _ member: String, failure: DynamicBlock.FailurePolicy = .trap, handler: @escaping DynamicBlock.Handler
   ) throws(DelegateError) {
@@ -35,7 +35,7 @@ extension DynamicDelegate {
   ///       return .void
   ///     }
   ///
-  /// - Throws: ``DelegateError``, as ``implement(_:failure:handler:)`` does.
+  /// - Throws: `DelegateError`, as ``implement(_:failure:handler:)`` does.
   public func implement(
     _ member: String, failure: DynamicBlock.FailurePolicy = .trap, contextHandler: @escaping ContextHandler
   ) throws(DelegateError) {
@@ -58,7 +58,7 @@ extension DynamicDelegate {
   ///       print(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
   ///     })
   ///
-  /// - Throws: ``DelegateError``, as ``implement(_:failure:handler:)`` does.
+  /// - Throws: `DelegateError`, as ``implement(_:failure:handler:)`` does.
   @_disfavoredOverload
   public func implement(
     _ member: String, failure: DynamicBlock.FailurePolicy = .trap, rawHandler: @escaping DynamicBlock.RawHandler

@@ -73,7 +73,7 @@ public final class DynamicDelegate: @unchecked Sendable {
   /// Makes a delegate for `callbackTable`. Data members start as the real delegate's (zero
   /// without one).
   ///
-  /// - Throws: ``DelegateError/Kind/uncallableMember`` for a member whose signature cannot be
+  /// - Throws: `DelegateError/Kind/uncallableMember` for a member whose signature cannot be
   ///   called.
   public init(
     _ callbackTable: CallbackTable, realDelegate: RealDelegate? = nil, level: CompatibilityLevel = .abi,
@@ -108,7 +108,7 @@ public final class DynamicDelegate: @unchecked Sendable {
   /// (with or without the context parameter). The block is copied; nothing is stored when it
   /// does not fit.
   ///
-  /// - Throws: ``DelegateError``: an unknown or data member, a block that does not fit (with the
+  /// - Throws: `DelegateError`: an unknown or data member, a block that does not fit (with the
   ///   checker's diagnostics), a pointer that is not a block.
   public func implement(_ member: String, withBlock block: UnsafeRawPointer) throws(DelegateError) {
     let slot = try self.slot(member)

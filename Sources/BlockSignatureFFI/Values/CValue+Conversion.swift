@@ -103,7 +103,7 @@ enum TypeFreeReading<Value> {
   case other
 }
 
-/// A value without a C type that the typed walk reads: a ``CValue`` or a ``JSONValue``.
+/// A value without a C type that the typed walk reads: a ``CValue`` or a `JSONValue`.
 protocol TypeFreeValue {
   /// The part as the walk sees it.
   var reading: TypeFreeReading<Self> { get }

@@ -2,7 +2,7 @@
 // takes, the text form read back, and its layout compared with clang's member by member.
 
 import BlockSignature
-import BlockSignatureFFI
+import BlockSignatureValues
 
 extension HeaderReader {
   /// The table of `fields`, from the probe's signatures, checked against its offsets and sizes.

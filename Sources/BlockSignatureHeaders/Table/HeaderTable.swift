@@ -1,5 +1,5 @@
 import BlockSignature
-import BlockSignatureFFI
+import BlockSignatureValues
 
 /// A struct of callbacks as a C header declares it, described by clang: each member's
 /// encoding (for a function pointer, the signature clang writes for a block of its type),
