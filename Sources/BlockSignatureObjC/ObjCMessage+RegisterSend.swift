@@ -83,7 +83,7 @@ final class RegisterSendPlan: @unchecked Sendable {
   /// the method raised.
   func send(
     _ implementation: UnsafeRawPointer, receiver: UnsafeRawPointer, selector: UnsafeRawPointer, values: [CValue]
-  ) -> Result<CValue, RaisedException>? {
+  ) -> Outcome? {
     var frame = CBO_BlockMethodFrame(
       general: (UInt64(UInt(bitPattern: receiver)), UInt64(UInt(bitPattern: selector)), 0, 0, 0, 0),
       floating: (0, 0, 0, 0, 0, 0, 0, 0), resultGeneral: (0, 0), resultFloating: (0, 0), invoke: implementation,
@@ -96,14 +96,17 @@ final class RegisterSendPlan: @unchecked Sendable {
       return true
     }
     guard stored else { return nil }
-    if let raised = cbo_register_call_catching(&frame) { return .failure(RaisedException(exception: raised)) }
-    guard let result else { return .success(.void) }
-    return withUnsafeBytes(of: &frame) { bytes in .success(result.access.load(from: bytes.baseAddress! + result.offset))
-    }
+    if let raised = cbo_register_call_catching(&frame) { return .raised(raised) }
+    guard let result else { return .returned(.void) }
+    let value = withUnsafeBytes(of: &frame) { bytes in result.access.load(from: bytes.baseAddress! + result.offset) }
+    return .returned(value)
   }
 
-  /// An Objective-C exception a send raised.
-  struct RaisedException: Error {
-    var exception: UnsafeRawPointer
+  /// What a send in registers came to.
+  enum Outcome {
+    /// The method returned this.
+    case returned(CValue)
+    /// The method raised this Objective-C exception.
+    case raised(UnsafeRawPointer)
   }
 }

@@ -141,8 +141,8 @@ public final class ObjCMessage: @unchecked Sendable {
       let outcome = registerPlan.send(implementation, receiver: receiver, selector: selector.pointer, values: arguments)
     {
       switch outcome {
-      case .success(let result): return result
-      case .failure(let raised): throw ObjCExceptions.error(for: raised.exception, while: "-\(selector)")
+      case .returned(let result): return result
+      case .raised(let exception): throw ObjCExceptions.error(for: exception, while: "-\(selector)")
       }
     }
     let function = unsafeBitCast(implementation, to: (@convention(c) () -> Void).self)

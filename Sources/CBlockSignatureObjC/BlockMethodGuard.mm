@@ -1,7 +1,7 @@
-// BlockSignature — CBlockSignatureObjC: the `@try` around a call of a block-made method's block
-// and around a typed send made in registers (include/CBlockMethodEntry.h). Objective-C++ for
-// the reason CBlockSignatureObjC.mm gives: in a plain .m file the call inside `@try` is assumed
-// not to throw and the handler is dropped.
+// BlockSignature — CBlockSignatureObjC: what a block-made method does when its block raises, and
+// the `@try` around a typed send made in registers (include/CBlockMethodEntry.h). Objective-C++
+// for the reason CBlockSignatureObjC.mm gives: in a plain .m file the call inside `@try` is
+// assumed not to throw and the handler is dropped.
 
 #include "CBlockMethodEntry.h"
 
@@ -15,15 +15,13 @@ static std::atomic<CBO_BlockMethodRaiseHandler> cbo_raise_handler{nullptr};
 extern "C" {
 void cbo_block_method_entry(void);
 void cbo_block_method_replay(CBO_BlockMethodFrame *frame);
-void cbo_block_method_guard(CBO_BlockMethodFrame *frame) __attribute__((visibility("hidden")));
+void cbo_block_method_raised(CBO_BlockMethodFrame *frame, const void *exception)
+    __attribute__((visibility("hidden")));
 }
 
-void cbo_block_method_guard(CBO_BlockMethodFrame *frame) {
-  @try {
-    cbo_block_method_replay(frame);
-  } @catch (id exception) {
-    cbo_raise_handler.load(std::memory_order_acquire)(frame, exception);
-  }
+// Called from the entry's landing pad with the exception it caught.
+void cbo_block_method_raised(CBO_BlockMethodFrame *frame, const void *exception) {
+  cbo_raise_handler.load(std::memory_order_acquire)(frame, exception);
 }
 
 const void *cbo_register_call_catching(CBO_BlockMethodFrame *frame) {

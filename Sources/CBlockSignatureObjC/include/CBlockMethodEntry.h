@@ -4,10 +4,10 @@
 // Each such method's IMP is a few bytes of code written at run time: it moves `self` into the
 // register `_cmd` had (RDI to RSI, or RSI to RDX after a hidden return pointer), puts the block
 // where `self` was, the block's invoke in RAX and the method's owner in R10, and jumps to
-// `cbo_block_method_entry`. The entry saves the argument registers in a frame and calls the
-// invoke from inside `@try` with the same registers, so that an Objective-C exception raised by
-// the block is caught (and handed to the raise handler) instead of unwinding into the caller.
-// No argument is copied, converted or classified on a call.
+// `cbo_block_method_entry`. The entry calls the invoke with the registers untouched, from a
+// frame whose exception table catches any Objective-C object, so that an exception raised by
+// the block is handed to the raise handler instead of unwinding into the caller. No argument is
+// copied, converted or classified on a call.
 
 #ifndef CBLOCKMETHODENTRY_H
 #define CBLOCKMETHODENTRY_H
@@ -20,10 +20,11 @@ extern "C" {
 
 #pragma clang assume_nonnull begin
 
-/// The registers of one call, as `cbo_block_method_entry` saves them; the layout is the
-/// assembly's (BlockMethodEntry.S).
+/// The registers of one call; the layout is the assembly's (BlockMethodEntry.S). The entry
+/// fills `general[0]` (a hidden return pointer, when there is one) and `owner` only, for the
+/// raise handler; `cbo_register_call_catching` reads every argument register from it.
 typedef struct CBO_BlockMethodFrame {
-  /// RDI, RSI, RDX, RCX, R8, R9 as the invoke receives them (the block and `self` shifted in).
+  /// RDI, RSI, RDX, RCX, R8, R9.
   uint64_t general[6];
   /// The low eight bytes of XMM0–XMM7.
   uint64_t floating[8];
