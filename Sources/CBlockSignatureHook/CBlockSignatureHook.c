@@ -8,6 +8,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+int cbh_thread_number(void) {
+  static int next;
+  static __thread int number;
+  if (number == 0) number = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
+  return number;
+}
+
 int cbh_protection(uintptr_t address) {
   FILE *maps = fopen("/proc/self/maps", "re");
   if (maps == NULL) return -1;

@@ -32,6 +32,10 @@ static inline int32_t cbh_flags_clear(int32_t *flags, int32_t bits) {
 /// Loads a block's flags word (acquire ordering).
 static inline int32_t cbh_flags_load(const int32_t *flags) { return __atomic_load_n(flags, __ATOMIC_ACQUIRE); }
 
+/// A small number for the calling thread, 1 for the first thread that asks, 2 for the next, and
+/// so on: what a trace prints to tell threads apart.
+int cbh_thread_number(void);
+
 /// The protection (`PROT_*` bits) of the mapping that holds `address`, from /proc/self/maps;
 /// -1 when no mapping holds it or the map cannot be read.
 int cbh_protection(uintptr_t address);

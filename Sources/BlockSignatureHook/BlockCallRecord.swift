@@ -1,0 +1,98 @@
+import BlockSignatureFFI
+
+/// One call of a traced block: which block, through which invoke, with what, returning what,
+/// on which thread. It prints as `blocksig trace` prints a call, as text or as a JSON line.
+///
+///     record.text      // "[thread 1] __hook_make_add_block_invoke  int (^)(int, int)  (3, 4) -> 7"
+///     record.jsonLine  // {"serializationVersion":1,"event":"call","block":"0x…",…}
+public struct BlockCallRecord: Hashable, Sendable {
+  /// The block's address.
+  public var block: UInt
+  /// The block's own invoke function's address.
+  public var invoke: UInt
+  /// The invoke function's symbol, when its image has one (clang's `__main_block_invoke_2`).
+  public var invokeSymbol: String?
+  /// The block's signature.
+  public var signature: String
+  /// The block's C type (`int (^)(int, int)`), when the signature renders as one.
+  public var declaration: String?
+  /// The arguments, one per parameter.
+  public var arguments: [CValue]
+  /// The result; nil for a `void` block.
+  public var result: CValue?
+  /// The calling thread's number: 1 for the first thread that called a traced block, and so on.
+  public var thread: Int
+
+  /// Makes a record of one call.
+  ///
+  /// - Parameters:
+  ///   - block: the block's address.
+  ///   - invoke: the block's own invoke function's address.
+  ///   - invokeSymbol: the invoke function's symbol, if known.
+  ///   - signature: the block's signature.
+  ///   - declaration: the block's C type, if known.
+  ///   - arguments: one value per parameter.
+  ///   - result: the result, nil for `void`.
+  ///   - thread: the calling thread's number.
+  public init(
+    block: UInt, invoke: UInt, invokeSymbol: String?, signature: String, declaration: String?, arguments: [CValue],
+    result: CValue?, thread: Int
+  ) {
+    self.block = block
+    self.invoke = invoke
+    self.invokeSymbol = invokeSymbol
+    self.signature = signature
+    self.declaration = declaration
+    self.arguments = arguments
+    self.result = result
+    self.thread = thread
+  }
+
+  /// One readable line: the thread, the invoke's symbol (or address), the C type, the
+  /// arguments and the result.
+  public var text: String {
+    let name = invokeSymbol ?? "0x" + String(invoke, radix: 16)
+    let values = "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+    let returned = result.map { " -> \($0)" } ?? ""
+    return "[thread \(thread)] \(name)  \(declaration ?? signature)  \(values)\(returned)"
+  }
+
+  /// One JSON object on one line, with the fields `blocksig trace --json` promises:
+  /// `serializationVersion` (1), `event` (`"call"`), `block` and `invoke` (hexadecimal
+  /// strings), `invokeSymbol` (or null), `signature`, `arguments` and `result` (in
+  /// `blocksig call --json`'s value form; `result` null for `void`), `thread`.
+  public var jsonLine: String {
+    let fields: [(String, String)] = [
+      ("serializationVersion", "1"),
+      ("event", #""call""#),
+      ("block", Self.quoted("0x" + String(block, radix: 16))),
+      ("invoke", Self.quoted("0x" + String(invoke, radix: 16))),
+      ("invokeSymbol", invokeSymbol.map(Self.quoted) ?? "null"),
+      ("signature", Self.quoted(signature)),
+      ("arguments", "[" + arguments.map(\.jsonText).joined(separator: ",") + "]"),
+      ("result", result?.jsonText ?? "null"),
+      ("thread", String(thread)),
+    ]
+    return "{" + fields.map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  /// `text` as a JSON string.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        out +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+          + String(scalar.value, radix: 16)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,112 @@
+import BlockSignature
+import BlockSignatureFFI
+import BlockSignatureRuntime
+import CBlockSignatureHook
+import Synchronization
+
+/// Traces calls of live blocks: each traced block gets an `after` hook that hands a
+/// ``BlockCallRecord`` of the call (arguments, result, thread) to a sink, and the tracer counts
+/// the calls per block.
+///
+///     let lines = Mutex<[String]>([])
+///     let tracer = BlockTracer { record in lines.withLock { $0.append(record.jsonLine) } }
+///     try tracer.trace(block)
+///     // … the program calls the block …
+///     tracer.summaryLine  // {"serializationVersion":1,"event":"summary","calls":[…]}
+///     try tracer.stop()
+///
+/// `symbols`, when not empty, limits the trace to blocks whose invoke function's symbol is one
+/// of them. The tracer changes nothing: arguments and results reach the caller as they were.
+public final class BlockTracer: Sendable {
+  /// What receives each call; it runs on the calling thread, after the block returns.
+  public typealias Sink = @Sendable (BlockCallRecord) -> Void
+
+  private struct State {
+    var hooks: [UInt: BlockCallHook] = [:]
+    var calls: [UInt: Int] = [:]
+    var symbols: [UInt: String] = [:]
+  }
+
+  /// The state, in an object the hooks share.
+  private final class Shared: Sendable {
+    let state = Mutex(State())
+  }
+
+  private let sink: Sink
+  private let symbols: Set<String>
+  private let shared = Shared()
+
+  /// Makes a tracer that hands each call to `sink`.
+  ///
+  /// - Parameters:
+  ///   - symbols: the invoke symbols to trace; empty to trace every block given.
+  ///   - sink: receives each call's record.
+  public init(symbols: Set<String> = [], sink: @escaping Sink) {
+    self.sink = sink
+    self.symbols = symbols
+  }
+
+  /// Traces `block`: false when it is traced already, or its invoke's symbol is not among the
+  /// tracer's symbols.
+  ///
+  ///     try tracer.trace(block)  // true
+  ///
+  /// - Throws: ``BlockCallHookError``: the block cannot be hooked (a stack block, no
+  ///   signature, a type no call can pass).
+  @discardableResult
+  public func trace(_ block: UnsafeRawPointer) throws(BlockCallHookError) -> Bool {
+    let key = UInt(bitPattern: block)
+    if shared.state.withLock({ $0.hooks[key] != nil }) { return false }
+    let info: BlockInfo
+    do {
+      info = try BlockInfo(inspecting: block)
+    } catch {
+      throw BlockCallHookError(kind: .notABlock, message: error.description)
+    }
+    let symbol = info.invoke?.resolvingLocalSymbols().name
+    if !symbols.isEmpty, !symbols.contains(symbol ?? "") { return false }
+    let template = BlockCallRecord(
+      block: key, invoke: info.invokeAddress, invokeSymbol: symbol, signature: info.signature ?? "",
+      declaration: info.cDeclaration, arguments: [], result: nil, thread: 0)
+    let hook = try BlockCallHook(
+      on: block,
+      after: { [sink, shared] call in
+        var record = template
+        record.arguments = call.arguments
+        record.result = call.resultSize == 0 ? nil : call.result
+        record.thread = Int(cbh_thread_number())
+        shared.state.withLock { $0.calls[key, default: 0] += 1 }
+        sink(record)
+      })
+    shared.state.withLock { state in
+      state.hooks[key] = hook
+      state.symbols[key] = symbol
+    }
+    return true
+  }
+
+  /// The calls counted so far, per block address.
+  public var callsPerBlock: [UInt: Int] { shared.state.withLock { $0.calls } }
+
+  /// The last line of a JSON Lines trace: `{"serializationVersion":1,"event":"summary","calls":
+  /// [{"block":"0x…","invokeSymbol":…,"calls":N},…]}`, blocks in address order.
+  public var summaryLine: String {
+    let (calls, symbols) = shared.state.withLock { ($0.calls, $0.symbols) }
+    let entries = calls.keys.sorted().map { block in
+      let symbol = symbols[block].flatMap { $0 }.map(BlockCallRecord.quoted) ?? "null"
+      return #"{"block":"0x\#(String(block, radix: 16))","invokeSymbol":\#(symbol),"calls":\#(calls[block]!)}"#
+    }
+    return #"{"serializationVersion":1,"event":"summary","calls":[\#(entries.joined(separator: ","))]}"#
+  }
+
+  /// Removes the tracer's hooks from the blocks still alive.
+  ///
+  /// - Throws: ``BlockCallHookError`` when a global block's page cannot be made writable.
+  public func stop() throws(BlockCallHookError) {
+    let hooks = shared.state.withLock { state in
+      defer { state.hooks = [:] }
+      return Array(state.hooks.values)
+    }
+    for hook in hooks { try hook.remove() }
+  }
+}
