@@ -46,7 +46,7 @@ public struct DelegateError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidDescription
     /// A table whose layout the encodings do not decide (a NeXT bitfield, a packed record).
     case undecidableLayout
-    /// A member's signature that cannot be called (the same refusals as ``BlockInvocation``).
+    /// A member's signature that cannot be called (the same refusals as BlockSignatureFFI's `BlockInvocation`).
     case uncallableMember
     /// No member has that name.
     case unknownMember

@@ -3,7 +3,7 @@
 
 import BlockSignature
 
-/// A JSON value as ``CValue``'s JSON form reads and writes it. A number keeps its exact text,
+/// A JSON value as BlockSignatureFFI's `CValue` JSON form reads and writes it. A number keeps its exact text,
 /// so integers of any width and floating-point values round-trip unchanged.
 package indirect enum JSONValue: Hashable, Sendable {
   case null
