@@ -25,6 +25,30 @@ extension HeaderReader {
     return arguments
   }
 
+  /// A folder holding a stand-in for libobjc2's `<objc/blocks_runtime.h>` (one line including
+  /// the blocks runtime's `<Block.h>`), which GNUstep's headers include under `-fblocks` and
+  /// Debian does not ship: `-I` it to read GNUstep's block types. Written once per process, to
+  /// a folder of its own under the temporary folder; nil when it cannot be written.
+  ///
+  ///     reader.arguments += (HeaderReader.gnustepArguments() ?? []) + ["-I", HeaderReader.blocksRuntimeStandIn()!]
+  public static func blocksRuntimeStandIn() -> String? { standInFolder }
+
+  private static let standInFolder: String? = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "blocksig-blocks-runtime-\(ProcessInfo.processInfo.processIdentifier)")
+    let header = folder.appendingPathComponent("objc/blocks_runtime.h")
+    do {
+      try FileManager.default.createDirectory(
+        at: header.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try
+        "// Stand-in for libobjc2's header: the blocks runtime's own declares the same functions.\n#include <Block.h>\n"
+        .write(to: header, atomically: true, encoding: .utf8)
+    } catch {
+      return nil
+    }
+    return folder.path
+  }()
+
   /// What `name` (looked up in `PATH`) prints on its standard output with `arguments`, if it
   /// runs and exits with 0.
   static func output(of name: String, _ arguments: [String]) -> String? {

@@ -10,7 +10,7 @@ extension BlockSig {
     static let configuration = CommandConfiguration(
       commandName: "objc",
       abstract: "Describe Objective-C protocols from headers and classes from libraries, for GCC's runtime.",
-      subcommands: [ProtocolCommand.self, ClassesCommand.self]
+      subcommands: [ProtocolCommand.self, ClassCommand.self, ClassesCommand.self]
     )
   }
 }
