@@ -25,6 +25,8 @@ let package = Package(
     .library(name: "BlockSignatureObjC", targets: ["BlockSignatureObjC"]),
     // Hooks on live blocks' calls: before, instead, after, on dispose (libffi).
     .library(name: "BlockSignatureHook", targets: ["BlockSignatureHook"]),
+    // The library `blocksig trace` preloads into the traced program.
+    .library(name: "BlockSignatureTraceAgent", type: .dynamic, targets: ["BlockSignatureTraceAgent"]),
     .executable(name: "blocksig", targets: ["blocksig"]),
   ],
   dependencies: [
@@ -81,6 +83,12 @@ let package = Package(
       dependencies: [
         "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI", "CBlockSignatureHook", "CFFI",
       ],
+      swiftSettings: swiftSettings
+    ),
+    .target(name: "CBlockSignatureTraceAgent", linkerSettings: [.linkedLibrary("dl")]),
+    .target(
+      name: "BlockSignatureTraceAgent",
+      dependencies: ["BlockSignature", "BlockSignatureRuntime", "BlockSignatureHook", "CBlockSignatureTraceAgent"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

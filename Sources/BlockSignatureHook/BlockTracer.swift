@@ -2,6 +2,7 @@ import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureRuntime
 import CBlockSignatureHook
+import Glibc
 import Synchronization
 
 /// Traces calls of live blocks: each traced block gets an `after` hook that hands a
@@ -25,11 +26,22 @@ public final class BlockTracer: Sendable {
     var hooks: [UInt: BlockCallHook] = [:]
     var calls: [UInt: Int] = [:]
     var symbols: [UInt: String] = [:]
+    /// Blocks freed since they were traced, with their calls: a later block at the same
+    /// address is another block.
+    var freed: [(block: UInt, symbol: String?, calls: Int)] = []
+
+    /// Forgets the block at `key`, keeping its count for the summary.
+    mutating func free(_ key: UInt) {
+      guard hooks.removeValue(forKey: key) != nil else { return }
+      freed.append((key, symbols.removeValue(forKey: key), calls.removeValue(forKey: key) ?? 0))
+    }
   }
 
   /// The state, in an object the hooks share.
   private final class Shared: Sendable {
     let state = Mutex(State())
+    /// Calls that have entered a traced block and not yet handed their record over.
+    let inFlight = Atomic<Int>(0)
   }
 
   private let sink: Sink
@@ -70,14 +82,16 @@ public final class BlockTracer: Sendable {
       declaration: info.cDeclaration, arguments: [], result: nil, thread: 0)
     let hook = try BlockCallHook(
       on: block,
+      before: { [shared] _ in shared.inFlight.add(1, ordering: .relaxed) },
       after: { [sink, shared] call in
+        defer { shared.inFlight.subtract(1, ordering: .releasing) }
         var record = template
         record.arguments = call.arguments
         record.result = call.resultSize == 0 ? nil : call.result
         record.thread = Int(cbh_thread_number())
         shared.state.withLock { $0.calls[key, default: 0] += 1 }
         sink(record)
-      })
+      }, onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
     shared.state.withLock { state in
       state.hooks[key] = hook
       state.symbols[key] = symbol
@@ -85,18 +99,36 @@ public final class BlockTracer: Sendable {
     return true
   }
 
-  /// The calls counted so far, per block address.
+  /// The calls counted so far of the traced blocks still alive, per block address.
   public var callsPerBlock: [UInt: Int] { shared.state.withLock { $0.calls } }
 
   /// The last line of a JSON Lines trace: `{"serializationVersion":1,"event":"summary","calls":
-  /// [{"block":"0x…","invokeSymbol":…,"calls":N},…]}`, blocks in address order.
+  /// [{"block":"0x…","invokeSymbol":…,"calls":N},…]}`, one entry per traced block that was
+  /// called: those freed first, in the order they were freed, then the others in address order.
   public var summaryLine: String {
-    let (calls, symbols) = shared.state.withLock { ($0.calls, $0.symbols) }
-    let entries = calls.keys.sorted().map { block in
-      let symbol = symbols[block].flatMap { $0 }.map(BlockCallRecord.quoted) ?? "null"
-      return #"{"block":"0x\#(String(block, radix: 16))","invokeSymbol":\#(symbol),"calls":\#(calls[block]!)}"#
+    let (calls, symbols, freed) = shared.state.withLock { ($0.calls, $0.symbols, $0.freed) }
+    let live = calls.keys.sorted().map { (block: $0, symbol: symbols[$0], calls: calls[$0]!) }
+    let entries = (freed.filter { $0.calls > 0 } + live).map { entry in
+      let symbol = entry.symbol.map(BlockCallRecord.quoted) ?? "null"
+      return #"{"block":"0x\#(String(entry.block, radix: 16))","invokeSymbol":\#(symbol),"calls":\#(entry.calls)}"#
     }
     return #"{"serializationVersion":1,"event":"summary","calls":[\#(entries.joined(separator: ","))]}"#
+  }
+
+  /// Waits until no traced call is between its block's return and its record's hand-over, or
+  /// until `milliseconds` have passed: a program that exits as soon as a block on another
+  /// thread has done its work would otherwise end before that call's record is written.
+  ///
+  ///     atexit { tracer.waitForCallsInFlight(milliseconds: 200) }
+  ///
+  /// - Returns: whether no call was left in flight.
+  @discardableResult
+  public func waitForCallsInFlight(milliseconds: Int) -> Bool {
+    for _ in 0..<max(1, milliseconds) {
+      if shared.inFlight.load(ordering: .acquiring) <= 0 { return true }
+      usleep(1000)
+    }
+    return shared.inFlight.load(ordering: .acquiring) <= 0
   }
 
   /// Removes the tracer's hooks from the blocks still alive.

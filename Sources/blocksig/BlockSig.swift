@@ -18,6 +18,7 @@ struct BlockSig: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Decode.self, Inspect.self, Call.self, Dump.self, Method.self, Block.self, Check.self, Table.self, ObjC.self,
+      Trace.self,
     ]
   )
 }

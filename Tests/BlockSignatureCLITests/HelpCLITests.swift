@@ -13,7 +13,7 @@ import Testing
 
   @Test(arguments: [
     "", "decode", "inspect", "call", "dump", "method", "block", "check", "table", "objc", "objc protocol",
-    "objc classes",
+    "objc classes", "trace",
   ])
   func helpIsAsPinned(_ command: String) throws {
     let output = try Self.help(command.split(separator: " ").map(String.init))
@@ -44,7 +44,7 @@ import Testing
       let name = line.dropFirst(2).prefix { $0 != " " }
       return !name.isEmpty && name.allSatisfy(\.isLowercase) ? String(name) : nil
     }
-    #expect(listed.count == 9)
+    #expect(listed.count == 10)
     #expect(Set(listed) == Set(Self.expected.keys.filter { !$0.isEmpty && !$0.contains(" ") }))
   }
 
@@ -85,6 +85,7 @@ import Testing
                               a callback table.
       objc                    Describe Objective-C protocols from headers and
                               classes from libraries, for GCC's runtime.
+      trace                   Run a program and print every call of its blocks.
 
       See 'blocksig help <subcommand>' for detailed help.
 
@@ -631,6 +632,49 @@ import Testing
       --color-diagnostics/--no-color-diagnostics
                               Colour the diagnostics on standard error (default:
                               when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "trace": #"""
+    OVERVIEW: Run a program and print every call of its blocks.
+
+    PROGRAM runs with its arguments, standard input, output and error and
+    environment as they are, plus the trace agent (libBlockSignatureTraceAgent.so,
+    next to blocksig) in LD_PRELOAD. The agent traces every global block literal of
+    the program and of each library it loads (at start and after each dlopen), and
+    every block _Block_copy puts on the heap: blocks given to libdispatch,
+    callbacks that are stored. A stack block called where it was made, never
+    copied, is not seen. A block without a signature is not traced; a note says so.
+
+    Trace lines go to --output FILE, or to standard error; never to standard
+    output. Text lines read "[thread N] invoke-symbol  C type  (arguments) ->
+    result". With --json, one object per call: serializationVersion (1), event
+    ("call"), block, invoke, invokeSymbol, signature, arguments and result
+    (blocksig call's value form; result null for void), thread; a last object with
+    event "summary" gives the calls per block.
+
+    Examples:
+      blocksig trace -- ./program arg
+      blocksig trace --json --output calls.jsonl -- ./program
+      blocksig trace --symbol __main_block_invoke_2 -- ./program
+
+    Exits with the program's status, 128 + the signal's number when a signal ends
+    it, 66 when the program does not exist or cannot be run. A statically linked
+    program runs untraced, with a warning.
+
+    USAGE: blocksig trace [--json] [--output <file>] [--symbol <name> ...] -- [<program> ...]
+
+    ARGUMENTS:
+      <program>               The program and its arguments, after --.
+
+    OPTIONS:
+      --json                  Print JSON Lines: one object per call, then a summary.
+      --output <file>         Write the trace to FILE (replaced) instead of
+                              standard error.
+      --symbol <name>         Trace only blocks whose invoke function's symbol is
+                              NAME (repeatable).
       --version               Show the version.
       -h, --help              Show help information.
 

@@ -14,11 +14,6 @@ extern "C" {
 
 #pragma clang assume_nonnull begin
 
-/// Loads a pointer-sized field (acquire ordering).
-static inline const void *_Nullable cbh_load_pointer(const void *const _Nullable *slot) {
-  return __atomic_load_n((const void *const *)slot, __ATOMIC_ACQUIRE);
-}
-
 /// Sets `bits` in a block's flags word atomically; returns the flags before.
 static inline int32_t cbh_flags_set(int32_t *flags, int32_t bits) {
   return __atomic_fetch_or(flags, bits, __ATOMIC_ACQ_REL);
@@ -44,13 +39,13 @@ int cbh_protection(uintptr_t address);
 /// not writable it is made writable for the store (its protection plus `PROT_WRITE`) and given
 /// its protection back right after. Returns 0, or an `errno` value (nothing stored). Callers
 /// serialize their stores: two at once on one page could restore each other's protection.
-int cbh_store_pointer(void *_Nullable *slot, const void *_Nullable value);
+int cbh_store_pointer(void *_Nullable *_Nonnull slot, const void *_Nullable value);
 
 /// Where hooked blocks' descriptors live: one region reserved at first use, never unmapped,
 /// so that a hooked block's invoke tells its own descriptor from the block's by its address.
 /// `cbh_descriptor_start` and `cbh_descriptor_end` bound the region (both 0 before first use).
-extern uintptr_t cbh_descriptor_start;
-extern uintptr_t cbh_descriptor_end;
+extern uintptr_t cbh_descriptor_start __attribute__((visibility("hidden")));
+extern uintptr_t cbh_descriptor_end __attribute__((visibility("hidden")));
 
 /// Whether `descriptor` is in the region: a hooked block's.
 static inline bool cbh_is_hooked_descriptor(const void *descriptor) {

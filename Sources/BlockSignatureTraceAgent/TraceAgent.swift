@@ -1,0 +1,111 @@
+// The Swift side of the trace agent, preloaded into a traced program by `blocksig trace`: it
+// traces the program's global block literals (found in its memory at start and after each
+// `dlopen`) and every block `_Block_copy` puts on the heap, and writes one line per call.
+//
+// Its settings come from the environment `blocksig trace` gives the program:
+// BLOCKSIG_TRACE_OUTPUT (a file to append to; standard error otherwise), BLOCKSIG_TRACE_JSON
+// (1 for JSON Lines), BLOCKSIG_TRACE_SYMBOLS (invoke symbols, one per line; all when unset).
+
+import BlockSignature
+import BlockSignatureHook
+import BlockSignatureRuntime
+import CBlockSignatureTraceAgent
+import Glibc
+import Synchronization
+
+/// The agent of one traced process.
+final class TraceAgent: Sendable {
+  let output: Int32
+  let json: Bool
+  let tracer: BlockTracer
+  /// Blocks already noted as untraceable, so each note is written once.
+  private let noted = Mutex<Set<UInt>>([])
+
+  init() {
+    let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+    let output =
+      environment("BLOCKSIG_TRACE_OUTPUT").map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+      ?? fcntl(2, F_DUPFD_CLOEXEC, 3)
+    self.output = output
+    let json = environment("BLOCKSIG_TRACE_JSON") == "1"
+    self.json = json
+    let symbols = Set((environment("BLOCKSIG_TRACE_SYMBOLS") ?? "").split(separator: "\n").map(String.init))
+    tracer = BlockTracer(symbols: symbols) { record in
+      TraceAgent.write(json ? record.jsonLine : record.text, to: output)
+    }
+  }
+
+  /// Writes `line` and a newline in one `write`, so that lines of threads never interleave.
+  static func write(_ line: String, to output: Int32) {
+    var bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+
+  /// Traces `block`, or notes once why it cannot be.
+  func trace(_ block: UnsafeRawPointer) {
+    do {
+      try tracer.trace(block)
+    } catch {
+      let address = UInt(bitPattern: block)
+      guard noted.withLock({ $0.insert(address).inserted }) else { return }
+      let message = "block 0x\(String(address, radix: 16)) is not traced: \(error.message)"
+      Self.write(
+        json
+          ? #"{"serializationVersion":1,"event":"note","block":"0x\#(String(address, radix: 16))","message":\#(Self.quoted(message))}"#
+          : "note: \(message)", to: output)
+    }
+  }
+
+  /// Traces the global literals in the process's memory (images loaded so far).
+  func traceGlobalLiterals() {
+    guard let blocks = try? BlockInfo.blocks(inProcess: getpid(), maximumRegionSize: 64 << 20) else { return }
+    for block in blocks where block.kind == .global {
+      guard let pointer = UnsafeRawPointer(bitPattern: block.address) else { continue }
+      trace(pointer)
+    }
+  }
+
+  /// The JSON summary, written when the program exits, once calls still running on other
+  /// threads have written their lines (for at most 200 ms).
+  func finish() {
+    tracer.waitForCallsInFlight(milliseconds: 200)
+    if json { Self.write(tracer.summaryLine, to: output) }
+  }
+
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20: out += " "
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// The process's agent, made when the library loads.
+let agent = TraceAgent()
+
+@_cdecl("bsta_agent_start")
+func agentStart() {
+  agent.traceGlobalLiterals()
+  atexit { agent.finish() }
+}
+
+@_cdecl("bsta_agent_copied")
+func agentCopied(_ block: UnsafeMutableRawPointer) {
+  agent.trace(block)
+}
+
+@_cdecl("bsta_agent_loaded")
+func agentLoaded() {
+  agent.traceGlobalLiterals()
+}
