@@ -60,3 +60,20 @@ long bench_ffi(id target, long count) {
   }
   return sum;
 }
+
+// A block laid out by hand (gcc compiles no blocks) whose invoke adds, as a clang block of
+// `int (^)(id self, int a, int b)` would: what a method made from a block costs with no Swift
+// closure behind the block.
+struct bench_block_descriptor { unsigned long reserved, size; const char *signature; };
+struct bench_block {
+  void *isa; int flags; int reserved; void *invoke; const struct bench_block_descriptor *descriptor;
+};
+extern void *_NSConcreteGlobalBlock[32];
+static int bench_block_add(void *block, id object, int a, int b) { return a + b; }
+static const struct bench_block_descriptor bench_add_descriptor = {
+  0, sizeof(struct bench_block), "i24@?0@8i16i20"
+};
+static struct bench_block bench_add_block = {
+  _NSConcreteGlobalBlock, (1 << 28) | (1 << 30), 0, (void *)bench_block_add, &bench_add_descriptor
+};
+const void *bench_c_block(void) { return &bench_add_block; }

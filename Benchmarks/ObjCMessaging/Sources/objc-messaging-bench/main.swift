@@ -1,4 +1,4 @@
-// Times -[BSBenchTarget add:to:] sent six ways, in alternating rounds in one process, and
+// Times -[BSBenchTarget add:to:] sent seven ways, in alternating rounds in one process, and
 // prints the median time per call of each and its ratio to the compiled send:
 //   compiled     gcc-compiled [target add:i to:1] (objc_msg_lookup, then the call)
 //   NSInvocation GNUstep's NSInvocation, arguments set on each call
@@ -8,6 +8,7 @@
 //   typed        ObjCMessage.send(to:_:) with CValues
 //   block IMP    the compiled send, to a class whose add:to: is a Swift block
 //                (BlockMethodImplementation)
+//   C block IMP  the same, the block a C function laid out as a clang block (no Swift closure)
 
 import BlockSignatureFFI
 import BlockSignatureObjC
@@ -42,6 +43,10 @@ do {
   let add: @convention(block) (UnsafeRawPointer?, Int32, Int32) -> Int32 = { _, a, b in a &+ b }
   try builder.addMethod("add:to:", types: message.signature.description, block: unsafeBitCast(add, to: UnsafeRawPointer.self))
   let blockTarget = try builder.register().makeInstance()
+  let cBuilder = try ObjCClassBuilder(name: "BSBenchCBlockTarget", superclass: ObjCClass(named: "NSObject"))
+  let cBlock = symbol("bench_c_block", as: (@convention(c) () -> UnsafeRawPointer).self)()
+  try cBuilder.addMethod("add:to:", types: message.signature.description, block: cBlock)
+  let cBlockTarget = try cBuilder.register().makeInstance()
 
   var checksum = 0
   let ways: [(String, () throws -> Void)] = [
@@ -73,6 +78,7 @@ do {
       }
     }),
     ("block IMP", { checksum &+= compiled(blockTarget.pointer, calls) }),
+    ("C block IMP", { checksum &+= compiled(cBlockTarget.pointer, calls) }),
   ]
   // One way alone, for an instruction count: BENCH_ONLY="typed" valgrind --tool=callgrind …
   if let only = getenv("BENCH_ONLY").map({ String(cString: $0) }) {
