@@ -44,7 +44,13 @@ public final class BlockTracer: Sendable {
     let inFlight = Atomic<Int>(0)
   }
 
-  private let sink: Sink
+  /// Where calls go: whole records, or lines of a format.
+  private enum Output: Sendable {
+    case records(Sink)
+    case lines(TraceLineFormat, @Sendable (String) -> Void)
+  }
+
+  private let output: Output
   private let symbols: Set<String>
   private let shared = Shared()
 
@@ -54,7 +60,22 @@ public final class BlockTracer: Sendable {
   ///   - symbols: the invoke symbols to trace; empty to trace every block given.
   ///   - sink: receives each call's record.
   public init(symbols: Set<String> = [], sink: @escaping Sink) {
-    self.sink = sink
+    output = .records(sink)
+    self.symbols = symbols
+  }
+
+  /// Makes a tracer that hands each call to `lines` as one line of `format`, without a
+  /// newline: what `blocksig trace` writes. The parts of a line no call changes are made once
+  /// per block, so a call costs its arguments' and result's text.
+  ///
+  ///     let tracer = BlockTracer(format: .json) { line in print(line) }
+  ///
+  /// - Parameters:
+  ///   - symbols: the invoke symbols to trace; empty to trace every block given.
+  ///   - format: text or JSON lines.
+  ///   - lines: receives each call's line, on the calling thread.
+  public init(symbols: Set<String> = [], format: TraceLineFormat, lines: @escaping @Sendable (String) -> Void) {
+    output = .lines(format, lines)
     self.symbols = symbols
   }
 
@@ -75,15 +96,32 @@ public final class BlockTracer: Sendable {
     } catch {
       throw BlockCallHookError(kind: .notABlock, message: error.description)
     }
-    let symbol = info.invoke?.resolvingLocalSymbols().name
+    // A block hooked already holds the hooks' invoke: its own is in the hook table.
+    let invoke = HookTable.ownInvoke(of: block).map { UInt(bitPattern: $0) } ?? info.invokeAddress
+    let symbol = SymbolInfo(address: invoke)?.resolvingLocalSymbols().name
     if !symbols.isEmpty, !symbols.contains(symbol ?? "") { return false }
     let template = BlockCallRecord(
-      block: key, invoke: info.invokeAddress, invokeSymbol: symbol, signature: info.signature ?? "",
+      block: key, invoke: invoke, invokeSymbol: symbol, signature: info.signature ?? "",
       declaration: info.cDeclaration, arguments: [], result: nil, thread: 0)
     let hook = try BlockCallHook(
       on: block,
       before: { [shared] _ in shared.inFlight.add(1, ordering: .relaxed) },
-      after: { [sink, shared] call in
+      after: Self.recorder(for: template, key: key, output: output, shared: shared),
+      onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
+    shared.state.withLock { state in
+      state.hooks[key] = hook
+      state.symbols[key] = symbol
+    }
+    return true
+  }
+
+  /// The `after` hook of a traced block: counts the call and hands it over.
+  private static func recorder(
+    for template: BlockCallRecord, key: UInt, output: Output, shared: Shared
+  ) -> BlockCallHook.Hook {
+    switch output {
+    case .records(let sink):
+      return { call in
         defer { shared.inFlight.subtract(1, ordering: .releasing) }
         var record = template
         record.arguments = call.arguments
@@ -91,12 +129,18 @@ public final class BlockTracer: Sendable {
         record.thread = Int(cbh_thread_number())
         shared.state.withLock { $0.calls[key, default: 0] += 1 }
         sink(record)
-      }, onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
-    shared.state.withLock { state in
-      state.hooks[key] = hook
-      state.symbols[key] = symbol
+      }
+    case .lines(let format, let lines):
+      let line = TraceLineTemplate(template, format: format)
+      return { call in
+        defer { shared.inFlight.subtract(1, ordering: .releasing) }
+        let text = line.line(
+          thread: Int(cbh_thread_number()), arguments: call.arguments,
+          result: call.resultSize == 0 ? nil : call.result)
+        shared.state.withLock { $0.calls[key, default: 0] += 1 }
+        lines(text)
+      }
     }
-    return true
   }
 
   /// The calls counted so far of the traced blocks still alive, per block address.

@@ -106,6 +106,11 @@ enum HookTable {
     }
   }
 
+  /// The block's own invoke when it is hooked (its `invoke` field then holds the hooks').
+  static func ownInvoke(of block: UnsafeRawPointer) -> UnsafeRawPointer? {
+    blocks.withLock { $0[UInt(bitPattern: block)]?.originalInvoke }
+  }
+
   /// Whether `hook` is on its block.
   static func contains(_ hook: BlockCallHook) -> Bool {
     blocks.withLock { $0[UInt(bitPattern: hook.block)]?.hooks.contains { $0 === hook } ?? false }

@@ -13,37 +13,78 @@ import CBlockSignatureTraceAgent
 import Glibc
 import Synchronization
 
+/// Lines waiting to be written.
+final class Pending: Sendable {
+  let bytes = Mutex<[UInt8]>([])
+}
+
 /// The agent of one traced process.
 final class TraceAgent: Sendable {
   let output: Int32
   let json: Bool
   let tracer: BlockTracer
+  /// Lines not yet written, when the trace goes to a file: written 64 KiB at a time and when
+  /// the program exits (a program killed by a signal loses what is pending). Standard error gets
+  /// each line at once.
+  private let pending: Pending?
   /// Blocks already noted as untraceable, so each note is written once.
   private let noted = Mutex<Set<UInt>>([])
 
   init() {
     let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+    let file = environment("BLOCKSIG_TRACE_OUTPUT")
     let output =
-      environment("BLOCKSIG_TRACE_OUTPUT").map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
-      ?? fcntl(2, F_DUPFD_CLOEXEC, 3)
+      file.map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) } ?? fcntl(2, F_DUPFD_CLOEXEC, 3)
     self.output = output
     let json = environment("BLOCKSIG_TRACE_JSON") == "1"
     self.json = json
+    let pending = file == nil ? nil : Pending()
+    self.pending = pending
     let symbols = Set((environment("BLOCKSIG_TRACE_SYMBOLS") ?? "").split(separator: "\n").map(String.init))
-    tracer = BlockTracer(symbols: symbols) { record in
-      TraceAgent.write(json ? record.jsonLine : record.text, to: output)
+    tracer = BlockTracer(symbols: symbols, format: json ? .json : .text) { line in
+      TraceAgent.emit(line, to: output, pending: pending)
+    }
+  }
+
+  /// Writes `line`, or adds it to `pending` and writes that when it is full.
+  static func emit(_ line: String, to output: Int32, pending: Pending?) {
+    guard let pending else {
+      write(line, to: output)
+      return
+    }
+    pending.bytes.withLock { buffer in
+      buffer.append(contentsOf: line.utf8)
+      buffer.append(0x0a)
+      if buffer.count >= 1 << 16 {
+        writeAll(buffer, to: output)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+
+  /// Writes the pending lines.
+  func flush() {
+    pending?.bytes.withLock { buffer in
+      Self.writeAll(buffer, to: output)
+      buffer.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Writes every byte of `bytes`.
+  static func writeAll(_ bytes: [UInt8], to output: Int32) {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+        if written <= 0 { return }
+        offset += written
+      }
     }
   }
 
   /// Writes `line` and a newline in one `write`, so that lines of threads never interleave.
   static func write(_ line: String, to output: Int32) {
-    var bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-      if written <= 0 { return }
-      offset += written
-    }
+    writeAll(Array((line + "\n").utf8), to: output)
   }
 
   /// Traces `block`, or notes once why it cannot be.
@@ -54,10 +95,10 @@ final class TraceAgent: Sendable {
       let address = UInt(bitPattern: block)
       guard noted.withLock({ $0.insert(address).inserted }) else { return }
       let message = "block 0x\(String(address, radix: 16)) is not traced: \(error.message)"
-      Self.write(
+      Self.emit(
         json
           ? #"{"serializationVersion":1,"event":"note","block":"0x\#(String(address, radix: 16))","message":\#(Self.quoted(message))}"#
-          : "note: \(message)", to: output)
+          : "note: \(message)", to: output, pending: pending)
     }
   }
 
@@ -74,7 +115,8 @@ final class TraceAgent: Sendable {
   /// threads have written their lines (for at most 200 ms).
   func finish() {
     tracer.waitForCallsInFlight(milliseconds: 200)
-    if json { Self.write(tracer.summaryLine, to: output) }
+    if json { Self.emit(tracer.summaryLine, to: output, pending: pending) }
+    flush()
   }
 
   static func quoted(_ text: String) -> String {

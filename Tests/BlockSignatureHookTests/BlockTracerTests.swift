@@ -71,4 +71,31 @@ extension HookTests {
     #expect(records.all.map(\.invokeSymbol) == [symbol])
     try tracer.stop()
   }
+
+  @Test func linesOfATracerAreTheRecordsLines() throws {
+    let blocks = [
+      try #require(hook_make_add(2)), try #require(hook_make_pair()), try #require(hook_make_union()),
+      try #require(hook_make_note()),
+    ]
+    defer { blocks.forEach { hook_release($0) } }
+    let records = Records()
+    let json = Mutex<[String]>([])
+    let text = Mutex<[String]>([])
+    let tracers = [
+      BlockTracer(sink: records.append),
+      BlockTracer(format: .json) { line in json.withLock { $0.append(line) } },
+      BlockTracer(format: .text) { line in text.withLock { $0.append(line) } },
+    ]
+    for tracer in tracers { for block in blocks { try tracer.trace(block) } }
+    _ = hook_call_add(blocks[0], -5, 1)
+    _ = hook_call_pair(blocks[1], HookPair(x: 0.1, y: -2), 3)
+    var value = HookUnion()
+    value.i = 7
+    _ = hook_call_union(blocks[2], value, 1)
+    hook_call_note(blocks[3], 4)
+    #expect(json.withLock { $0 } == records.all.map(\.jsonLine))
+    #expect(text.withLock { $0 } == records.all.map(\.text))
+    #expect(records.all.count == 4)
+    for tracer in tracers { try tracer.stop() }
+  }
 }

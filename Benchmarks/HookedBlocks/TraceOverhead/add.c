@@ -1,0 +1,1 @@
+int overhead_add(int a, int b) { return a + b + 3; }
