@@ -102,6 +102,62 @@ final class RegisterSendPlan: @unchecked Sendable {
     return .returned(value)
   }
 
+  /// Sends with the bytes of each argument (`arguments[i]` points at explicit argument `i`),
+  /// writing the result into `result` as libffi would (a narrow integer widened to 8 bytes);
+  /// returns the exception the method raised, or nil.
+  func sendRaw(
+    _ implementation: UnsafeRawPointer, receiver: UnsafeRawPointer, selector: UnsafeRawPointer,
+    arguments: UnsafePointer<UnsafeRawPointer?>, result resultBuffer: UnsafeMutableRawPointer?
+  ) -> UnsafeRawPointer? {
+    var frame = CBO_BlockMethodFrame(
+      general: (UInt64(UInt(bitPattern: receiver)), UInt64(UInt(bitPattern: selector)), 0, 0, 0, 0),
+      floating: (0, 0, 0, 0, 0, 0, 0, 0), resultGeneral: (0, 0), resultFloating: (0, 0), invoke: implementation,
+      owner: implementation)
+    withUnsafeMutableBytes(of: &frame) { bytes in
+      let base = bytes.baseAddress!
+      for index in 0..<count {
+        let slot = slots[index]
+        base.storeBytes(
+          of: Self.widened(slot.access, at: arguments[index]!), toByteOffset: slot.offset, as: UInt64.self)
+      }
+    }
+    if let raised = cbo_register_call_catching(&frame) { return raised }
+    if let result, let resultBuffer {
+      withUnsafeBytes(of: &frame) { bytes in
+        let bits = Self.widened(result.access, at: bytes.baseAddress! + result.offset)
+        switch result.access {
+        case .float: resultBuffer.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
+        default: resultBuffer.storeBytes(of: bits, as: UInt64.self)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The scalar at `address` as a whole register: a narrow integer sign- or zero-extended, a
+  /// `float` in the low four bytes.
+  private static func widened(_ access: ScalarAccess, at address: UnsafeRawPointer) -> UInt64 {
+    switch access {
+    case .signed(let size):
+      switch size {
+      case 1: UInt64(bitPattern: Int64(address.load(as: Int8.self)))
+      case 2: UInt64(bitPattern: Int64(address.loadUnaligned(as: Int16.self)))
+      case 4: UInt64(bitPattern: Int64(address.loadUnaligned(as: Int32.self)))
+      default: address.loadUnaligned(as: UInt64.self)
+      }
+    case .unsigned(let size):
+      switch size {
+      case 1: UInt64(address.load(as: UInt8.self))
+      case 2: UInt64(address.loadUnaligned(as: UInt16.self))
+      case 4: UInt64(address.loadUnaligned(as: UInt32.self))
+      default: address.loadUnaligned(as: UInt64.self)
+      }
+    case .bool: UInt64(address.load(as: UInt8.self) != 0 ? 1 : 0)
+    case .float: UInt64(address.loadUnaligned(as: UInt32.self))
+    case .double, .pointer: address.loadUnaligned(as: UInt64.self)
+    }
+  }
+
   /// What a send in registers came to.
   enum Outcome {
     /// The method returned this.

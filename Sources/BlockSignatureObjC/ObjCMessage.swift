@@ -169,8 +169,9 @@ public final class ObjCMessage: @unchecked Sendable {
 
   /// Sends the message with the bytes of each argument: `arguments[i]` points at explicit
   /// argument `i` (``argumentCount`` pointers), `result` at ``resultBufferSize`` bytes aligned
-  /// to 16 (nil for `void`). Allocates nothing, and so puts no autorelease pool in place on a
-  /// thread that has none, as the other sends do: send it inside
+  /// to 16 (nil for `void`). Where ``sendsInRegisters``, the bytes go straight into their
+  /// registers, as a typed send's values do. Allocates nothing, and so puts no autorelease pool
+  /// in place on a thread that has none, as the other sends do: send it inside
   /// ``ObjCRuntime/withAutoreleasePool(_:)``, or after another send on the thread.
   ///
   /// - Throws: ``ObjCError/Kind/exception`` when the method raises (the result is then
@@ -185,6 +186,12 @@ public final class ObjCMessage: @unchecked Sendable {
     var receiver = try answeringReceiver(original)
     var selectorPointer = selector.pointer
     let implementation = cbo_msg_lookup(receiver, selectorPointer)
+    if let registerPlan {
+      let raised = registerPlan.sendRaw(
+        implementation, receiver: receiver, selector: selectorPointer, arguments: arguments, result: result)
+      if let raised { throw ObjCExceptions.error(for: raised, while: "-\(selector)") }
+      return
+    }
     let interface = interface
     let raised = withUnsafeTemporaryAllocation(
       of: UnsafeMutableRawPointer?.self, capacity: max(1, interface.passedCount)

@@ -95,6 +95,67 @@ import Testing
     #expect(try message.send(to: target.pointer, [pick.first, .double(-1), pick.second]) == pick.second)
   }
 
+  /// The raw send in registers: each argument's bytes widened into its register, the result
+  /// written as libffi writes it (a narrow integer widened to 8 bytes, a `float` in 4).
+  @Test(arguments: picks) func rawSendsInRegistersAgreeWithTypedOnes(_ pick: Pick) throws {
+    let target = try Self.target()
+    let message = try ObjCMessage(Selector("pick_\(pick.name):mix:and:"), class: target.objectClass)
+    let shape = try #require(message.signature.encoding.arguments.last).type
+    for mix in [1.0, -1.0] {
+      var bytes = [UInt8](repeating: 0xAA, count: 48)
+      var result = [UInt8](repeating: 0xAA, count: message.resultBufferSize)
+      let typed = try message.send(to: target.pointer, [pick.first, .double(mix), pick.second])
+      try bytes.withUnsafeMutableBytes { storage in
+        // Each value in its type's own bytes, the bytes after it left dirty.
+        for (index, value) in [pick.first, pick.second].enumerated() {
+          try Self.store(value, type: shape, at: storage.baseAddress! + index * 16)
+        }
+        storage.storeBytes(of: mix, toByteOffset: 32, as: Double.self)
+        let base = UnsafeRawPointer(storage.baseAddress!)
+        try [base, base + 32, base + 16].withUnsafeBufferPointer { pointers in
+          try result.withUnsafeMutableBytes { out in
+            try message.send(to: target.pointer, result: out.baseAddress, arguments: pointers.baseAddress!)
+          }
+        }
+      }
+      let raw = result.withUnsafeBytes { Self.load(type: shape, from: $0.baseAddress!) }
+      #expect(raw == typed)
+      #expect(typed == (mix > 0 ? pick.first : pick.second))
+    }
+  }
+
+  /// Writes `value` in the bytes of `type` (a scalar of the fixture's) at `address`.
+  static func store(_ value: CValue, type: TypeEncoding, at address: UnsafeMutableRawPointer) throws {
+    switch (value, type.description) {
+    case (.signed(let x), "c"): address.storeBytes(of: Int8(x), as: Int8.self)
+    case (.signed(let x), "s"): address.storeBytes(of: Int16(x), as: Int16.self)
+    case (.signed(let x), "i"): address.storeBytes(of: Int32(x), as: Int32.self)
+    case (.signed(let x), _): address.storeBytes(of: Int64(x), as: Int64.self)
+    case (.unsigned(let x), "C"): address.storeBytes(of: UInt8(x), as: UInt8.self)
+    case (.unsigned(let x), "S"): address.storeBytes(of: UInt16(x), as: UInt16.self)
+    case (.unsigned(let x), "I"): address.storeBytes(of: UInt32(x), as: UInt32.self)
+    case (.unsigned(let x), _): address.storeBytes(of: UInt64(x), as: UInt64.self)
+    case (.float(let x), _): address.storeBytes(of: x, as: Float.self)
+    case (.double(let x), _): address.storeBytes(of: x, as: Double.self)
+    case (.bool(let x), _): address.storeBytes(of: x ? 1 : 0, as: UInt8.self)
+    case (.pointer(let x), _): address.storeBytes(of: x, as: UInt.self)
+    default: throw ObjCError(kind: .invalidCall, message: "no bytes for \(value) as \(type)")
+    }
+  }
+
+  /// Reads a result of `type` from a raw send's buffer, as libffi leaves it.
+  static func load(type: TypeEncoding, from address: UnsafeRawPointer) -> CValue {
+    switch type.description {
+    case "c": .signed(Int128(address.load(as: Int64.self)))
+    case "s", "i", "q": .signed(Int128(address.load(as: Int64.self)))
+    case "C", "S", "I", "Q": .unsigned(UInt128(address.load(as: UInt64.self)))
+    case "B": .bool(address.load(as: UInt64.self) == 1)
+    case "f": .float(address.load(as: Float.self))
+    case "d": .double(address.load(as: Double.self))
+    default: .pointer(address.load(as: UInt.self))
+    }
+  }
+
   @Test func aValueOfAnotherKindOrOutOfRangeTakesTheCheckedPath() throws {
     let target = try Self.target()
     let message = try ObjCMessage("pick_c:mix:and:", class: target.objectClass)
