@@ -29,5 +29,5 @@ int main(void) {
 C
 clang -fblocks -I"$runtime/.." -o .build/trace-example .build/trace-example.c -L"$runtime" -lBlocksRuntime \
   -ldispatch -Wl,-rpath,"$runtime"
-echo "\$ .build/debug/blocksig trace $* -- .build/trace-example"
+echo "\$ .build/debug/blocksig trace${*:+ $*} -- .build/trace-example"
 exec .build/debug/blocksig trace "$@" -- .build/trace-example
