@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the compiled side (gcc, GNUstep's flags) and the Swift side (release), then times a
-# message sent five ways in one process, in alternating rounds:
+# message sent seven ways in one process, in alternating rounds:
 #   Benchmarks/ObjCMessaging/run.sh [calls per round, default 200000]
 # Needs: apt-get install -y libgnustep-base-dev gobjc
 set -eu
