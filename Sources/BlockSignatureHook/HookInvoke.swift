@@ -73,11 +73,11 @@ enum HookInvoke {
   private static let respond: FFIClosureFunction = { _, result, arguments, userData in
     guard let result, let arguments, let userData, let blockSlot = arguments[0] else { return }
     let block = blockSlot.load(as: UnsafeRawPointer.self)
-    let descriptor = block.load(fromByteOffset: 24, as: UnsafeRawPointer.self)
+    let descriptor = cbh_load_acquire(block + 24).unsafelyUnwrapped
     guard isHooked(descriptor) else {
       // The hook is gone: what the block holds now.
       let interface = Unmanaged<CallInterface>.fromOpaque(userData).takeUnretainedValue()
-      call(interface, block.load(fromByteOffset: 16, as: UnsafeRawPointer.self), result: result, passed: arguments)
+      call(interface, cbh_load_acquire(block + 16).unsafelyUnwrapped, result: result, passed: arguments)
       return
     }
     HookSite.withSite(of: descriptor) { site in

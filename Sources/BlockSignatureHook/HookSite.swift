@@ -66,8 +66,8 @@ final class HookSite: @unchecked Sendable {
     descriptor.storeBytes(
       of: unsafeBitCast(HookInvoke.entryDispatch, to: UnsafeRawPointer.self), toByteOffset: -16,
       as: UnsafeRawPointer.self)
-    descriptor.storeBytes(
-      of: Unmanaged.passRetained(site).toOpaque(), toByteOffset: -8, as: UnsafeMutableRawPointer.self)
+    // Published with release ordering: a call that loads it (acquire) sees the site whole.
+    cbh_store_release(descriptor - 8, Unmanaged.passRetained(site).toOpaque())
     return site
   }
 
@@ -75,7 +75,7 @@ final class HookSite: @unchecked Sendable {
   /// borrowed: the site is never freed, so no reference is counted.
   @inline(__always)
   static func withSite(of descriptor: UnsafeRawPointer, _ body: (HookSite) -> Void) {
-    Unmanaged<HookSite>.fromOpaque(descriptor.load(fromByteOffset: -8, as: UnsafeRawPointer.self))
+    Unmanaged<HookSite>.fromOpaque(cbh_load_acquire(descriptor - 8).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef(body)
   }
 

@@ -2,10 +2,24 @@ import Foundation
 import TestSupport
 import Testing
 
+/// The built trace agent.
+enum TraceAgentBuild {
+  /// Whether the agent library calls a sanitizer's runtime.
+  static let isInstrumented: Bool = {
+    let agent = Toolchain.productsDirectory.appendingPathComponent("libBlockSignatureTraceAgent.so")
+    guard let bytes = try? Data(contentsOf: agent) else { return false }
+    return bytes.range(of: Data("__tsan_init".utf8)) != nil || bytes.range(of: Data("__asan_init".utf8)) != nil
+  }()
+}
+
 /// `blocksig trace` on C programs compiled by clang against the toolchain's BlocksRuntime and
 /// libdispatch: each block prints its own record of the call (signature, arguments, result),
 /// which must equal the trace.
-@Suite struct TraceCLITests {
+///
+/// Not under a sanitizer: an instrumented agent cannot be preloaded into a program built
+/// without the sanitizer's runtime (its `__tsan_`/`__asan_` symbols are missing there).
+@Suite(.disabled(if: TraceAgentBuild.isInstrumented, "the trace agent is built with a sanitizer"))
+struct TraceCLITests {
   /// A program whose blocks print `signature arguments -> result` (a `#` starts a comment):
   /// a global literal, heap blocks with doubles, a structure and `long double`, blocks given
   /// to `dispatch_group_async` and `dispatch_async`.

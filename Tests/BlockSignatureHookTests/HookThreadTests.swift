@@ -6,7 +6,7 @@ extension HookTests {
   /// Eight C threads call a block while it is hooked and unhooked 10,000 times: every call
   /// sees the block or the hooked block, and both happen.
   @Test func hookingWhileEightThreadsCall() throws {
-    let block = try #require(hook_make_add(3))
+    let block = try #require(hook_make_quiet_add(3))
     defer { hook_release(block) }
     let original = headerBytes(block)
     hook_hammer_start(block, 3, 1000)

@@ -14,6 +14,18 @@ extern "C" {
 
 #pragma clang assume_nonnull begin
 
+/// Loads a pointer-sized word (acquire ordering): a block's invoke or descriptor, the site
+/// word before a hooked descriptor.
+static inline const void *_Nullable cbh_load_acquire(const void *_Nonnull address) {
+  return __atomic_load_n((const void *const *)address, __ATOMIC_ACQUIRE);
+}
+
+/// Stores a pointer-sized word (release ordering): what was written before is seen by a thread
+/// that loads the word with `cbh_load_acquire`.
+static inline void cbh_store_release(void *_Nonnull address, const void *_Nullable value) {
+  __atomic_store_n((const void **)address, value, __ATOMIC_RELEASE);
+}
+
 /// Sets `bits` in a block's flags word atomically; returns the flags before.
 static inline int32_t cbh_flags_set(int32_t *flags, int32_t bits) {
   return __atomic_fetch_or(flags, bits, __ATOMIC_ACQ_REL);

@@ -33,6 +33,8 @@ void hook_forget(void);
 // int (^)(int, int): a + b + k, heap (captures k) or global (k = 0).
 void *hook_make_add(int k);
 extern void *const hook_global_add;
+/// The same, recording nothing (for calls from several threads at once).
+void *hook_make_quiet_add(int k);
 int hook_call_add(const void *block, int a, int b);
 
 // The same block type with no signature: a global literal built by hand, flags without
