@@ -92,8 +92,9 @@ public final class BlockMethodImplementation: @unchecked Sendable {
   /// Whether calls go straight into the block: on x86-64 Linux, when every argument of the
   /// method sits in a register and the result comes back in registers or memory (not a
   /// `long double`), the implementation is a few instructions that move `self` into `_cmd`'s
-  /// register and the block into `self`'s, then call the block's invoke inside `@try`.
-  /// Otherwise each call goes through a libffi closure and a second call into the block.
+  /// register and the block into `self`'s, then call the block's invoke from a frame that
+  /// catches an Objective-C exception for the failure policy. Otherwise each call goes through
+  /// a libffi closure and a second call into the block.
   ///
   ///     try BlockMethodImplementation(block: add, types: "i24@0:8i16i20").callsTheBlockDirectly  // true
   public var callsTheBlockDirectly: Bool {

@@ -4,9 +4,11 @@
 // block into `self`'s, and the block's invoke runs with every other register as the caller left
 // it. The block form `^(id self, args…)` places each argument exactly where the method
 // `(self, _cmd, args…)` does, so nothing else moves. The jump goes through
-// `cbo_block_method_entry` (CBlockMethodEntry.h), which calls the invoke inside `@try`, so an
-// Objective-C exception raised by the block still follows the method's failure policy. Other
-// methods (an argument on the stack, a `long double` result) keep the libffi closure.
+// `cbo_block_method_entry` (CBlockMethodEntry.h), which calls the invoke from a frame whose
+// exception table catches any Objective-C object, so an exception raised by the block still
+// follows the method's failure policy. That frame moves the stack, so a method with an argument
+// on the stack keeps the libffi closure, as one with a `long double` result (returned on the
+// x87 stack) does.
 
 import BlockSignature
 import BlockSignatureFFI
