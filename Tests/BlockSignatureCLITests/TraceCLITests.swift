@@ -197,4 +197,30 @@ struct TraceCLITests {
     #expect(run.status == 4)
     #expect(run.stderr.contains("statically linked"))
   }
+
+  /// A Swift program whose closures reach libdispatch as blocks: each call it makes is traced.
+  @Test func swiftProgramsClosuresGivenToDispatchAreTraced() throws {
+    let folder = try Toolchain.temporaryDirectory("blocksig-swift")
+    let source = folder.appendingPathComponent("main.swift")
+    try #"""
+    import Dispatch
+
+    let queue = DispatchQueue(label: "traced")
+    let group = DispatchGroup()
+    for index in 0..<3 {
+      queue.async(group: group) { print("swift async \(index)") }
+    }
+    group.wait()
+    """#.write(to: source, atomically: true, encoding: .utf8)
+    let program = folder.appendingPathComponent("program")
+    let compiled = try Toolchain.run(Toolchain.tool("swiftc"), ["-o", program.path, source.path], timeout: 300)
+    try #require(compiled.status == 0, "swiftc: \(compiled.stderr)")
+    let output = folder.appendingPathComponent("trace.jsonl")
+    let traced = try blocksig(["trace", "--json", "--output", output.path, "--", program.path], timeout: 60)
+    #expect(traced.status == 0)
+    let own = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("swift async") }
+    #expect(own.count == 3)
+    let trace = try Self.tracedCalls(String(contentsOf: output, encoding: .utf8))
+    #expect(trace.calls == Array(repeating: "v8@?0 ->", count: own.count))
+  }
 }
