@@ -94,7 +94,11 @@ final class TraceAgent: Sendable {
     } catch {
       let address = UInt(bitPattern: block)
       guard noted.withLock({ $0.insert(address).inserted }) else { return }
-      let message = "block 0x\(String(address, radix: 16)) is not traced: \(error.message)"
+      let invoke = (try? BlockInfo(inspecting: block))?.invoke?.resolvingLocalSymbols().displayName
+      let name = "block 0x\(String(address, radix: 16))" + (invoke.map { " (\($0))" } ?? "")
+      let reason =
+        error.kind == .missingSignature ? "it has no signature, so its arguments cannot be passed on" : error.message
+      let message = "\(name) is not traced: \(reason)"
       Self.emit(
         json
           ? #"{"serializationVersion":1,"event":"note","block":"0x\#(String(address, radix: 16))","message":\#(Self.quoted(message))}"#

@@ -223,4 +223,30 @@ struct TraceCLITests {
     let trace = try Self.tracedCalls(String(contentsOf: output, encoding: .utf8))
     #expect(trace.calls == Array(repeating: "v8@?0 ->", count: own.count))
   }
+
+  /// A global block built without `BLOCK_HAS_SIGNATURE`: the program runs as it would, and a
+  /// note names the block.
+  @Test func blockWithoutSignatureIsNoted() throws {
+    let runtime = try #require(Toolchain.runtimeLibraryDirectory)
+    let program = try Toolchain.compileC(
+      #"""
+      #include <stdio.h>
+      extern void *_NSConcreteGlobalBlock[32];
+      struct D { unsigned long reserved, size; };
+      struct L { void *isa; int flags, reserved; int (*invoke)(void *, int); const struct D *d; };
+      static int twice(void *b, int x) { (void)b; return 2 * x; }
+      static const struct D desc = {0, sizeof(struct L)};
+      static struct L literal = {_NSConcreteGlobalBlock, 1 << 28, 0, twice, &desc};
+      int main(void) { printf("%d\n", ((int (^)(int))(void *)&literal)(21)); return 0; }
+      """#,
+      arguments: ["-fblocks", "-L", runtime.path, "-lBlocksRuntime", "-Wl,-rpath," + runtime.path], output: "unsigned"
+    ).product
+    let traced = try blocksig(["trace", "--json", "--", program.path], timeout: 60)
+    #expect(traced.status == 0)
+    #expect(traced.stdout == "42\n")
+    let trace = try Self.tracedCalls(traced.stderr)
+    #expect(trace.calls.isEmpty)
+    let note = try #require(trace.others.first { $0["event"] as? String == "note" })
+    #expect((note["message"] as? String)?.contains("(twice) is not traced: it has no signature") == true)
+  }
 }
