@@ -31,10 +31,45 @@ public enum ObjCRuntime {
     let result = foundationLoad.withLock { state -> Result<Void, ObjCError> in
       if let state { return state }
       let loaded = findOrLoadFoundation().flatMap { blockClassesLaid() }
+      if case .success = loaded { keepThreadsFromEndingTheProcess() }
       state = loaded
       return loaded
     }
     try result.get()
+  }
+
+  /// Keeps a GNUstep thread that ends from ending the process. GNUstep takes for its main
+  /// `NSThread` the first one that asks for the current thread on the process's main thread;
+  /// in a program that loads GNUstep from another thread none may ever ask, and then a GNUstep
+  /// thread that ends (an `NSOperationQueue` worker going idle) runs `+[NSThread exit]`,
+  /// which takes it for the main thread and calls `exit(0)`. The replacement ends such a
+  /// thread with `pthread_exit` (GNUstep's thread-key destructor then unregisters it, as for
+  /// any thread that ends without `+exit`) and leaves every other case to GNUstep's method.
+  private static func keepThreadsFromEndingTheProcess() {
+    guard let nsThread = cbo_class_named("NSThread"), let metaclass = cbo_object_get_class(nsThread) else { return }
+    let exitSelector = cbo_sel_register_name("exit")
+    let replacement: @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> Void = { receiver, selector in
+      if !system_isMainThread() && ObjCRuntime.gnustepMainThread() == nil { system_exitThread() }
+      guard let original = ObjCRuntime.originalThreadExit.withLock({ $0 }) else { return }
+      typealias Exit = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> Void
+      unsafeBitCast(original, to: Exit.self)(receiver, selector)
+    }
+    originalThreadExit.withLock { original in
+      guard original == nil else { return }
+      original = cbo_class_replace_method(
+        metaclass, exitSelector, unsafeBitCast(replacement, to: UnsafeRawPointer.self), "v16@0:8")
+    }
+  }
+
+  /// GNUstep's `+[NSThread exit]`, which ``keepThreadsFromEndingTheProcess()`` replaced.
+  private static let originalThreadExit = Locked<UnsafeRawPointer?>(nil)
+
+  /// `+[NSThread mainThread]`: nil until GNUstep has seen the process's main thread.
+  private static func gnustepMainThread() -> UnsafeRawPointer? {
+    guard let nsThread = cbo_class_named("NSThread") else { return nil }
+    typealias Getter = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UnsafeRawPointer?
+    let selector = cbo_sel_register_name("mainThread")
+    return unsafeBitCast(cbo_msg_lookup(nsThread, selector), to: Getter.self)(nsThread, selector)
   }
 
   private static func findOrLoadFoundation() -> Result<Void, ObjCError> {

@@ -351,3 +351,9 @@ package func system_readStandardInput(_ buffer: UnsafeMutableRawBufferPointer) -
     if errno != EINTR { return .failure(SystemCallError(call: "read", code: errno)) }
   }
 }
+
+/// Whether the calling thread is the process's main thread.
+package func system_isMainThread() -> Bool { cbs_is_main_thread() != 0 }
+
+/// `pthread_exit`: ends the calling thread, not the process.
+package func system_exitThread() -> Never { pthread_exit(nil) }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -107,3 +108,5 @@ int cbs_wait_child_for(int pid, long milliseconds, int *exitStatus, int *signal)
     if (step < 20000) step *= 2;
   }
 }
+
+int cbs_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }

@@ -25,6 +25,28 @@ import Testing
     }
   }
 
+  /// GNUstep loaded from a thread that is not the process's main one never learns the main
+  /// thread; a GNUstep thread that then ends must end alone, not take the process with it
+  /// (`+[NSThread exit]` calls `exit(0)` when it knows no main thread).
+  @Test func aGNUstepThreadThatEndsLeavesTheProcessRunning() async {
+    await #expect(processExitsWith: .exitCode(7)) {
+      let loader = Thread {
+        guard let thread = try? ObjCClass(named: "NSThread"), let object = try? ObjCClass(named: "NSObject") else {
+          exit(2)
+        }
+        // A thread that sends +class to NSObject and ends.
+        guard
+          (try? thread.send(
+            "detachNewThreadSelector:toTarget:withObject:", .selector(Selector("class")), .objcClass(object),
+            .pointer(0))) != nil
+        else { exit(3) }
+      }
+      loader.start()
+      sleep(2)
+      exit(7)
+    }
+  }
+
   @Test func aHeaderReadWithoutClangOnPathNamesTheInitializer() async throws {
     let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
       setenv("PATH", "/nonexistent", 1)
@@ -51,17 +73,13 @@ import Testing
   @Test func theREADMEFlowWithoutAPoolOfOnesOwn() async throws {
     let result = try #require(
       await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-        do {
-          let r = try FirstStepsTests.readmeFlow();
-          if r != 1 { FileHandle.standardError.write(Data("DEBUG r=\(r)".utf8)); exit(2) }
-        } catch { FileHandle.standardError.write(Data("DEBUG \(error)".utf8)); exit(2) }
+        guard (try? FirstStepsTests.readmeFlow()) == 1 else { exit(2) }
         guard (try? ObjCRuntime.withAutoreleasePool { try FirstStepsTests.readmeFlow() }) == 1 else { exit(3) }
         let thread = Thread { exit((try? FirstStepsTests.readmeFlow()) == 1 ? 0 : 4) }
         thread.start()
         while true { sleep(1) }
       })
     let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    print("STDERR", stderr)
     #expect(!stderr.contains("autorelease called without pool"), "\(stderr)")
   }
 

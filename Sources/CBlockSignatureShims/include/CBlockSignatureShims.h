@@ -105,6 +105,9 @@ int cbs_spawn(const char *path, char *const _Nullable arguments[_Nonnull], const
 /// as `cbs_wait_child` does when it ended, 0 when it is still running, -1 with errno.
 int cbs_wait_child_for(int pid, long milliseconds, int *exitStatus, int *signal);
 
+/// Whether the calling thread is the process's main thread (its thread ID is the process ID).
+int cbs_is_main_thread(void);
+
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus
