@@ -13,7 +13,7 @@ import Testing
 
   @Test(arguments: [
     "", "decode", "inspect", "call", "dump", "method", "block", "check", "table", "objc", "objc protocol",
-    "objc classes", "trace",
+    "objc class", "objc classes", "trace",
   ])
   func helpIsAsPinned(_ command: String) throws {
     let output = try Self.help(command.split(separator: " ").map(String.init))
@@ -522,6 +522,8 @@ import Testing
     SUBCOMMANDS:
       protocol                Describe an Objective-C protocol, from its header,
                               method by method.
+      class                   List the block parameters of a class's methods, from
+                              its header, with their signatures.
       classes                 List the Objective-C classes a library defines, with
                               their methods' types.
 
@@ -577,6 +579,62 @@ import Testing
                               killed. (default: 120)
       --gnustep               Add GNUstep's flags, from gnustep-config.
       --adopted               Also list the methods of the protocols it adopts.
+      --json                  Print JSON instead of text (the overview gives the
+                              shape).
+      --color-diagnostics/--no-color-diagnostics
+                              Colour the diagnostics on standard error (default:
+                              when it is a terminal).
+      --version               Show the version.
+      -h, --help              Show help information.
+
+
+    """#,
+    "objc class": #"""
+    OVERVIEW: List the block parameters of a class's methods, from its header, with
+    their signatures.
+
+    The runtime encodes a block parameter as @? only (GNUstep's gcc-built runtime
+    as ^{?=^vii^?}): its type is in the header. clang reads the header for GCC's
+    runtime with -fblocks, lists the class's methods (interface and categories,
+    instance and class methods) and each parameter whose type is a block, and
+    writes the signature a block literal of that type has (NSComparator:
+    q24@?0@8@16), read from the IR it emits. A block passed there must fit that
+    signature (blocksig check --level abi).
+
+    --gnustep adds the flags GNUstep's headers need (as objc protocol does) and a
+    stand-in for libobjc2's <objc/blocks_runtime.h>, which Debian lacks.
+
+    --json prints {"serializationVersion", "class", "header", "target",
+    "blockParameters": [{"selector", "kind" (instance or class), "index" (among the
+    explicit parameters, from 0), "type", "signature", "declaration"}]}.
+
+    Examples:
+      blocksig objc class /usr/include/GNUstep/Foundation/NSArray.h --class NSArray
+    \
+          --gnustep
+      blocksig objc class shapes.h --class Shape --json
+
+    Exit codes: 0 the parameters were listed (none is a list too); 64 usage error;
+    65 the header does not compile or declares no such class, or a block type has
+    no signature; 66 the header cannot be read, or clang or gnustep-config cannot
+    be run; 130 interrupted.
+
+    USAGE: blocksig objc class <header> --class <class> [-I <dir> ...] [-D <name[=value]> ...] [--clang-argument <arg> ...] [--clang <clang>] [--time-limit <seconds>] [--gnustep] [--json] [--color-diagnostics] [--no-color-diagnostics]
+
+    ARGUMENTS:
+      <header>                The header that declares the class.
+
+    OPTIONS:
+      --class <class>         The class's name.
+      -I <dir>                A folder clang searches for headers.
+      -D <name[=value]>       A macro clang defines.
+      --clang-argument <arg>  Another argument for clang (-std=gnu11, --sysroot=…).
+      --clang <clang>         The clang to run: a path, or a name looked up in
+                              PATH. (default: clang)
+      --time-limit <seconds>  How long clang or the probe may run, then it is
+                              killed. (default: 120)
+      --gnustep               Add GNUstep's flags, from gnustep-config, and the
+                              blocks runtime header stand-in.
       --json                  Print JSON instead of text (the overview gives the
                               shape).
       --color-diagnostics/--no-color-diagnostics
