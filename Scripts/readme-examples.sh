@@ -33,28 +33,9 @@ if [ "$count" -eq 0 ]; then
   exit 1
 fi
 
-{
-  cat <<SWIFT
-// swift-tools-version:6.1
-// Written by Scripts/readme-examples.sh: README.md's Swift examples, one executable each.
-import PackageDescription
-
-let products: [Target.Dependency] = [
-  "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC",
-]
-  .map { .product(name: \$0, package: "$(basename "$root")") }
-
-let package = Package(
-  name: "ReadmeExamples",
-  dependencies: [.package(path: "$root")],
-  targets: [
-SWIFT
-  for n in $(seq "$count"); do
-    echo "    .executableTarget(name: \"ReadmeExample$n\", dependencies: products),"
-  done
-  echo "  ]"
-  echo ")"
-} >"$client/Package.swift"
+source "$root/Scripts/lib/client-manifest.sh"
+client_manifest ReadmeExamples ".package(path: \"$root\")" "$(basename "$root")" "$(library_products)" \
+  "$(for n in $(seq "$count"); do printf 'ReadmeExample%s ' "$n"; done)" >"$client/Package.swift"
 
 cd "$client"
 swift build --scratch-path .build "$@"

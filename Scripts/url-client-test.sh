@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+source Scripts/lib/client-manifest.sh
 version=$(sed -n 's/^ *version: "\([0-9.]*\)",$/\1/p' Sources/blocksig/BlockSig.swift)
 if [ -z "$version" ]; then
   echo "FAIL no version: \"…\" in Sources/blocksig/BlockSig.swift" >&2
@@ -29,19 +30,8 @@ git -C "$work/BlockSignature" branch -f main HEAD
 
 # The branch line: resolved only (the build below covers the products).
 mkdir -p "$work/BranchClient/Sources/BranchClient"
-cat >"$work/BranchClient/Package.swift" <<SWIFT
-// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-  name: "BranchClient",
-  dependencies: [.package(url: "file://$work/BlockSignature", branch: "main")],
-  targets: [
-    .executableTarget(
-      name: "BranchClient", dependencies: [.product(name: "BlockSignature", package: "BlockSignature")])
-  ]
-)
-SWIFT
+client_manifest BranchClient ".package(url: \"file://$work/BlockSignature\", branch: \"main\")" BlockSignature \
+  "BlockSignature" "BranchClient" >"$work/BranchClient/Package.swift"
 echo 'import BlockSignature' >"$work/BranchClient/Sources/BranchClient/main.swift"
 (cd "$work/BranchClient" && swift package resolve)
 pin=$(tr -d ' \n' <"$work/BranchClient/Package.resolved")
@@ -54,29 +44,14 @@ fi
 echo "URL client on branch main: resolves to $head"
 
 mkdir -p "$work/Client/Sources/Client"
-cat >"$work/Client/Package.swift" <<SWIFT
-// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-  name: "Client",
-  dependencies: [.package(url: "file://$work/BlockSignature", from: "$version")],
-  targets: [
-    .executableTarget(
-      name: "Client",
-      dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "BlockSignatureFFI",
-        "BlockSignatureHeaders", "BlockSignatureObjC",
-      ]
-        .map { .product(name: \$0, package: "BlockSignature") })
-  ]
-)
-SWIFT
+client_manifest Client ".package(url: \"file://$work/BlockSignature\", from: \"$version\")" BlockSignature \
+  "$(library_products)" "Client" >"$work/Client/Package.swift"
 cat >"$work/Client/Sources/Client/main.swift" <<'SWIFT'
 import BlockSignature
 import BlockSignatureBinary
 import BlockSignatureFFI
 import BlockSignatureHeaders
+import BlockSignatureHook
 import BlockSignatureObjC
 import BlockSignatureRuntime
 
