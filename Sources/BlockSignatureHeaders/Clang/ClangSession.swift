@@ -1,4 +1,3 @@
-import BlockSignatureBinary
 import BlockSignatureSystem
 import Dispatch
 import Foundation
