@@ -28,7 +28,8 @@ import BlockSignatureRuntime
 ///   `onDispose` never runs.
 ///
 /// Stack and noescape blocks are refused: their frame ends when their maker returns. A block
-/// without a signature is refused unless one is declared.
+/// without a signature is refused unless one is declared; its calls can still be watched
+/// (``init(observing:onCall:onDispose:)``).
 ///
 /// Removing the last hook stores the block's own `invoke` and descriptor back, byte for byte.
 /// A hook stays on its block until ``remove()`` or until the block is freed, whether or not the
@@ -42,11 +43,14 @@ public final class BlockCallHook: @unchecked Sendable {
   public typealias Hook = @Sendable (HookedCall) -> Void
   /// A hook given the address of a heap block about to be freed.
   public typealias DisposeHook = @Sendable (UnsafeRawPointer) -> Void
+  /// A hook given the address of the block a call is for, before the call.
+  public typealias CallObserver = @Sendable (UnsafeRawPointer) -> Void
 
   /// The hooked block's address.
   public let block: UnsafeRawPointer
-  /// The signature calls follow (the block's own, or the declared one).
-  public let signature: MethodSignature
+  /// The signature calls follow (the block's own, or the declared one); nil for a block
+  /// without one that is only observed (``init(observing:onCall:onDispose:)``).
+  public let signature: MethodSignature?
   let declaredSignature: String?
   let handlers: HookHandlers
 
@@ -81,7 +85,34 @@ public final class BlockCallHook: @unchecked Sendable {
     let declared = try signature.map { (text) throws(BlockCallHookError) in try HookPreparation.blockForm(of: text) }
     declaredSignature = declared?.description
     let prepared = try HookPreparation.record(for: block, declared: declared)
-    self.signature = prepared.interface.signature
+    self.signature = prepared.interface?.signature
+    try HookTable.install(self, prepared: prepared)
+  }
+
+  /// Watches `block`'s calls, whether or not it has a signature: `onCall` runs before each call
+  /// with the block's address. A block without a signature is called through a pass-through
+  /// entry (x86-64 Linux) that saves every argument register, runs the hooks and jumps to the
+  /// block's own invoke, so its arguments and result are neither seen nor touched.
+  ///
+  ///     let calls = Mutex(0)
+  ///     let hook = try BlockCallHook(observing: block) { _ in calls.withLock { $0 += 1 } }
+  ///
+  /// - Parameters:
+  ///   - block: a heap block or a global block literal.
+  ///   - onCall: runs before each call.
+  ///   - onDispose: runs when the heap block is freed, before its own dispose helper.
+  /// - Throws: ``BlockCallHookError``: not a block, a stack block, a page that cannot be made
+  ///   writable; ``BlockCallHookError/Kind/missingSignature`` for a block without a signature
+  ///   on a machine without the pass-through entry, or one that other hooks use already with
+  ///   a signature of their own.
+  public init(observing block: UnsafeRawPointer, onCall: @escaping CallObserver, onDispose: DisposeHook? = nil)
+    throws(BlockCallHookError)
+  {
+    self.block = block
+    handlers = HookHandlers(onCall: onCall, onDispose: onDispose)
+    declaredSignature = nil
+    let prepared = try HookPreparation.record(for: block, declared: nil, observing: true)
+    signature = prepared.interface?.signature
     try HookTable.install(self, prepared: prepared)
   }
 

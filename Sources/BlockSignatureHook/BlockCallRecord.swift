@@ -12,12 +12,12 @@ public struct BlockCallRecord: Hashable, Sendable {
   public var invoke: UInt
   /// The invoke function's symbol, when its image has one (clang's `__main_block_invoke_2`).
   public var invokeSymbol: String?
-  /// The block's signature.
-  public var signature: String
+  /// The block's signature; nil for a block without one, whose arguments are unknown.
+  public var signature: String?
   /// The block's C type (`int (^)(int, int)`), when the signature renders as one.
   public var declaration: String?
-  /// The arguments, one per parameter.
-  public var arguments: [CValue]
+  /// The arguments, one per parameter; nil when they are unknown (no signature).
+  public var arguments: [CValue]?
   /// The result; nil for a `void` block.
   public var result: CValue?
   /// The calling thread's number: 1 for the first thread that called a traced block, and so on.
@@ -29,13 +29,13 @@ public struct BlockCallRecord: Hashable, Sendable {
   ///   - block: the block's address.
   ///   - invoke: the block's own invoke function's address.
   ///   - invokeSymbol: the invoke function's symbol, if known.
-  ///   - signature: the block's signature.
+  ///   - signature: the block's signature, nil when it has none.
   ///   - declaration: the block's C type, if known.
-  ///   - arguments: one value per parameter.
+  ///   - arguments: one value per parameter, nil when they are unknown.
   ///   - result: the result, nil for `void`.
   ///   - thread: the calling thread's number.
   public init(
-    block: UInt, invoke: UInt, invokeSymbol: String?, signature: String, declaration: String?, arguments: [CValue],
+    block: UInt, invoke: UInt, invokeSymbol: String?, signature: String?, declaration: String?, arguments: [CValue]?,
     result: CValue?, thread: Int
   ) {
     self.block = block
@@ -52,6 +52,9 @@ public struct BlockCallRecord: Hashable, Sendable {
   /// arguments and the result.
   public var text: String {
     let name = invokeSymbol ?? "0x" + String(invoke, radix: 16)
+    guard let arguments, let signature else {
+      return "[thread \(thread)] \(name)  (no signature)  (arguments unknown)"
+    }
     let values = "(" + arguments.map(\.description).joined(separator: ", ") + ")"
     let returned = result.map { " -> \($0)" } ?? ""
     return "[thread \(thread)] \(name)  \(declaration ?? signature)  \(values)\(returned)"
@@ -60,7 +63,8 @@ public struct BlockCallRecord: Hashable, Sendable {
   /// One JSON object on one line, with the fields `blocksig trace --json` promises:
   /// `serializationVersion` (1), `event` (`"call"`), `block` and `invoke` (hexadecimal
   /// strings), `invokeSymbol` (or null), `signature`, `arguments` and `result` (in
-  /// `blocksig call --json`'s value form; `result` null for `void`), `thread`.
+  /// `blocksig call --json`'s value form; `result` null for `void`), `thread`; for a block
+  /// without a signature, `signature`, `arguments` and `result` are null and `note` says why.
   public var jsonLine: String {
     let fields: [(String, String)] = [
       ("serializationVersion", "1"),
@@ -68,12 +72,15 @@ public struct BlockCallRecord: Hashable, Sendable {
       ("block", Self.quoted("0x" + String(block, radix: 16))),
       ("invoke", Self.quoted("0x" + String(invoke, radix: 16))),
       ("invokeSymbol", invokeSymbol.map(Self.quoted) ?? "null"),
-      ("signature", Self.quoted(signature)),
-      ("arguments", "[" + arguments.map(\.jsonText).joined(separator: ",") + "]"),
+      ("signature", signature.map(Self.quoted) ?? "null"),
+      ("arguments", arguments.map { "[" + $0.map(\.jsonText).joined(separator: ",") + "]" } ?? "null"),
       ("result", result?.jsonText ?? "null"),
       ("thread", String(thread)),
     ]
-    return "{" + fields.map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    let note =
+      signature == nil
+      ? [("note", Self.quoted("the block has no signature: its arguments and result are unknown"))] : []
+    return "{" + (fields + note).map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
   }
 
   /// `text` as a JSON string.

@@ -101,18 +101,47 @@ public final class BlockTracer: Sendable {
     let symbol = SymbolInfo(address: invoke)?.resolvingLocalSymbols().name
     if !symbols.isEmpty, !symbols.contains(symbol ?? "") { return false }
     let template = BlockCallRecord(
-      block: key, invoke: invoke, invokeSymbol: symbol, signature: info.signature ?? "",
+      block: key, invoke: invoke, invokeSymbol: symbol, signature: info.signature,
       declaration: info.cDeclaration, arguments: [], result: nil, thread: 0)
-    let hook = try BlockCallHook(
-      on: block,
-      before: { [shared] _ in shared.inFlight.add(1, ordering: .relaxed) },
-      after: Self.recorder(for: template, key: key, output: output, shared: shared),
-      onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
+    let hook: BlockCallHook
+    if info.signatureBytes == nil {
+      // No signature: each call is seen, its arguments and result are not.
+      hook = try BlockCallHook(
+        observing: block, onCall: Self.observer(for: template, key: key, output: output, shared: shared),
+        onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
+    } else {
+      hook = try BlockCallHook(
+        on: block,
+        before: { [shared] _ in shared.inFlight.add(1, ordering: .relaxed) },
+        after: Self.recorder(for: template, key: key, output: output, shared: shared),
+        onDispose: { [shared] _ in shared.state.withLock { $0.free(key) } })
+    }
     shared.state.withLock { state in
       state.hooks[key] = hook
       state.symbols[key] = symbol
     }
     return true
+  }
+
+  /// The `onCall` hook of a traced block without a signature: counts the call and hands over
+  /// a record whose arguments and result are unknown.
+  private static func observer(
+    for template: BlockCallRecord, key: UInt, output: Output, shared: Shared
+  ) -> BlockCallHook.CallObserver {
+    var blank = template
+    blank.arguments = nil
+    blank.signature = nil
+    let unknown = blank
+    return { _ in
+      var record = unknown
+      record.thread = Int(cbh_thread_number())
+      shared.state.withLock { $0.calls[key, default: 0] += 1 }
+      switch output {
+      case .records(let sink): sink(record)
+      case .lines(.json, let lines): lines(record.jsonLine)
+      case .lines(.text, let lines): lines(record.text)
+      }
+    }
   }
 
   /// The `after` hook of a traced block: counts the call and hands it over.

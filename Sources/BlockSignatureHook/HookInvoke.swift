@@ -21,7 +21,14 @@ enum HookInvoke {
   private static let shared = Mutex<[String: Shared]>([:])
 
   /// The invoke of hooked blocks of `interface`'s signature.
-  static func code(for interface: CallInterface) throws(BlockCallHookError) -> Shared {
+  static func code(for interface: CallInterface?) throws(BlockCallHookError) -> Shared {
+    guard let interface else {
+      guard let entry = cbh_observe_entry_address() else {
+        throw BlockCallHookError(
+          kind: .missingSignature, message: "a block without a signature can be observed only on x86-64 Linux")
+      }
+      return Shared(code: entry, plan: nil, closure: nil)
+    }
     let key = interface.signature.description
     if let known = shared.withLock({ $0[key] }) { return known }
     let made: Shared
@@ -69,6 +76,18 @@ enum HookInvoke {
       }
     }
 
+  /// What `cbh_observe_entry` calls: the block and its descriptor; returns the block's own
+  /// invoke, which the entry jumps to.
+  static let observeDispatch: @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UnsafeRawPointer = {
+    block, descriptor in
+    var invoke: UnsafeRawPointer?
+    HookSite.withSite(of: descriptor) { site in
+      site.observe(block)
+      invoke = site.originalInvoke
+    }
+    return invoke.unsafelyUnwrapped
+  }
+
   /// What the libffi closure of a signature calls.
   private static let respond: FFIClosureFunction = { _, result, arguments, userData in
     guard let result, let arguments, let userData, let blockSlot = arguments[0] else { return }
@@ -82,7 +101,7 @@ enum HookInvoke {
     }
     HookSite.withSite(of: descriptor) { site in
       // A hook that replaces the call and writes nothing returns zero.
-      result.initializeMemory(as: UInt8.self, repeating: 0, count: site.interface.returnShape.resultBytes)
+      result.initializeMemory(as: UInt8.self, repeating: 0, count: site.callInterface.returnShape.resultBytes)
       site.proceed(from: 0, block: block, result: result, passed: arguments, saved: nil)
     }
   }

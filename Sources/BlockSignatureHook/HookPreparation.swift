@@ -24,8 +24,8 @@ enum HookPreparation {
 
   /// The facts about `block` a first hook needs, checked: a heap or global block with a
   /// descriptor of the usual form and a signature (its own, or `declared`, which must fit it).
-  static func record(for block: UnsafeRawPointer, declared: MethodSignature?) throws(BlockCallHookError)
-    -> HookedBlock
+  static func record(for block: UnsafeRawPointer, declared: MethodSignature?, observing: Bool = false)
+    throws(BlockCallHookError) -> HookedBlock
   {
     let info: BlockInfo
     do {
@@ -50,8 +50,9 @@ enum HookPreparation {
     else {
       throw BlockCallHookError(kind: .notABlock, message: "the block's invoke or descriptor is NULL")
     }
-    let signature = try resolve(info, declared: declared)
-    let interface = try interface(for: signature)
+    // A block without a signature can still be observed: its calls pass through untouched.
+    let unsigned = observing && declared == nil && info.signatureBytes == nil
+    let interface = unsigned ? nil : try interface(for: try resolve(info, declared: declared))
     return HookedBlock(
       block: UnsafeMutableRawPointer(mutating: block), kind: info.kind, flags: info.flags, interface: interface,
       invoke: try HookInvoke.code(for: interface), originalInvoke: invoke, originalDescriptor: descriptor)

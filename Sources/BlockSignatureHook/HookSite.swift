@@ -12,10 +12,14 @@ import CFFI
 
 /// The four hooks one `BlockCallHook` adds.
 struct HookHandlers: Sendable {
+  var onCall: BlockCallHook.CallObserver?
   var before: BlockCallHook.Hook?
   var instead: BlockCallHook.Hook?
   var after: BlockCallHook.Hook?
   var onDispose: BlockCallHook.DisposeHook?
+
+  /// Whether these hooks only watch calls (no `before`, `instead` or `after`).
+  var observesOnly: Bool { before == nil && instead == nil && after == nil }
 }
 
 /// Where a call's registers are, when `cbh_hook_entry` took it: the block's own invoke is then
@@ -30,7 +34,9 @@ struct SavedCall {
 
 /// An immutable state of one block's chain of hooks.
 final class HookSite: @unchecked Sendable {
-  let interface: CallInterface
+  /// The prepared signature; nil for an observed block without one, whose calls only run the
+  /// `onCall` hooks (no ``HookedCall`` is made for them).
+  let interface: CallInterface?
   /// The block's own invoke, which the chain ends in.
   let originalInvoke: UnsafeRawPointer
   /// The hooks, first added first: `layerCount` of them in a buffer never freed, read on each
@@ -44,7 +50,7 @@ final class HookSite: @unchecked Sendable {
   let entryPlan: HookEntryPlan?
 
   private init(
-    interface: CallInterface, originalInvoke: UnsafeRawPointer, layers: [HookHandlers],
+    interface: CallInterface?, originalInvoke: UnsafeRawPointer, layers: [HookHandlers],
     descriptor: UnsafeMutableRawPointer, entryPlan: HookEntryPlan?
   ) {
     self.interface = interface
@@ -63,12 +69,23 @@ final class HookSite: @unchecked Sendable {
     let site = HookSite(
       interface: record.interface, originalInvoke: record.originalInvoke, layers: layers, descriptor: descriptor,
       entryPlan: record.invoke.plan)
-    descriptor.storeBytes(
-      of: unsafeBitCast(HookInvoke.entryDispatch, to: UnsafeRawPointer.self), toByteOffset: -16,
-      as: UnsafeRawPointer.self)
+    let dispatch =
+      record.interface == nil
+      ? unsafeBitCast(HookInvoke.observeDispatch, to: UnsafeRawPointer.self)
+      : unsafeBitCast(HookInvoke.entryDispatch, to: UnsafeRawPointer.self)
+    descriptor.storeBytes(of: dispatch, toByteOffset: -16, as: UnsafeRawPointer.self)
     // Published with release ordering: a call that loads it (acquire) sees the site whole.
     cbh_store_release(descriptor - 8, Unmanaged.passRetained(site).toOpaque())
     return site
+  }
+
+  /// The prepared signature of a site whose calls have one (every site a ``HookedCall`` is made
+  /// for).
+  var callInterface: CallInterface { interface.unsafelyUnwrapped }
+
+  /// Runs the `onCall` hooks of an observed block's call, first added first.
+  func observe(_ block: UnsafeRawPointer) {
+    for layer in 0..<layerCount { layers[layer].onCall?(block) }
   }
 
   /// Runs `body` with the site of a hooked block's descriptor (one in the hook region),
@@ -90,6 +107,7 @@ final class HookSite: @unchecked Sendable {
       return
     }
     let handlers = layers + layer
+    handlers.pointee.onCall?(block)
     let call = HookedCall(
       site: self, layer: layer, passed: passed, saved: saved, block: block, resultAddress: result)
     handlers.pointee.before?(call)
@@ -111,6 +129,6 @@ final class HookSite: @unchecked Sendable {
       cbh_call_saved(saved.frame, saved.stack, UInt(saved.stackBytes), originalInvoke, saved.resultKind)
       return
     }
-    HookInvoke.call(interface, originalInvoke, result: result, passed: passed)
+    HookInvoke.call(callInterface, originalInvoke, result: result, passed: passed)
   }
 }

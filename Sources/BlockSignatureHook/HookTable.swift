@@ -21,7 +21,8 @@ final class HookedBlock: @unchecked Sendable {
   let block: UnsafeMutableRawPointer
   let kind: BlockKind
   let flags: BlockFlags
-  let interface: CallInterface
+  /// The prepared signature; nil for a block without one that is only observed.
+  let interface: CallInterface?
   /// The invoke the block has while hooked, shared by its signature.
   let invoke: HookInvoke.Shared
   let originalInvoke: UnsafeRawPointer
@@ -32,7 +33,7 @@ final class HookedBlock: @unchecked Sendable {
   var hooks: [BlockCallHook] = []
 
   init(
-    block: UnsafeMutableRawPointer, kind: BlockKind, flags: BlockFlags, interface: CallInterface,
+    block: UnsafeMutableRawPointer, kind: BlockKind, flags: BlockFlags, interface: CallInterface?,
     invoke: HookInvoke.Shared, originalInvoke: UnsafeRawPointer, originalDescriptor: UnsafeRawPointer
   ) {
     self.block = block
@@ -63,23 +64,38 @@ enum HookTable {
     try blocks.withLock { (blocks) throws(BlockCallHookError) in
       let key = UInt(bitPattern: hook.block)
       let record = blocks[key] ?? prepared
-      if let declared = hook.declaredSignature, declared != record.interface.signature.description {
-        guard record.hooks.isEmpty else {
+      if !record.hooks.isEmpty {
+        guard let interface = record.interface else {
+          guard hook.handlers.observesOnly else {
+            throw BlockCallHookError(
+              kind: .missingSignature, message: "the block has no signature and is observed already; declare one first")
+          }
+          return try add(hook, to: record, in: &blocks)
+        }
+        if let declared = hook.declaredSignature, declared != interface.signature.description {
           throw BlockCallHookError(
             kind: .invalidSignature,
-            message: "the block is hooked already with the signature \(record.interface.signature), not \(declared)")
+            message: "the block is hooked already with the signature \(interface.signature), not \(declared)")
         }
       }
-      let site = try HookSite.make(record, layers: (record.hooks + [hook]).map(\.handlers))
-      // The descriptor first: a call that finds the shared invoke finds the site through it.
-      try store(site.descriptor, in: record.descriptorSlot)
-      if record.hooks.isEmpty {
-        if record.addedHelpers { _ = cbh_flags_set(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
-        try store(UnsafeMutableRawPointer(mutating: record.invoke.code), in: record.invokeSlot)
-      }
-      record.hooks.append(hook)
-      blocks[key] = record
+      try add(hook, to: record, in: &blocks)
     }
+  }
+
+  /// Adds `hook` last on `record`'s block and keeps the record.
+  private static func add(_ hook: BlockCallHook, to record: HookedBlock, in blocks: inout [UInt: HookedBlock])
+    throws(BlockCallHookError)
+  {
+    let key = UInt(bitPattern: hook.block)
+    let site = try HookSite.make(record, layers: (record.hooks + [hook]).map(\.handlers))
+    // The descriptor first: a call that finds the shared invoke finds the site through it.
+    try store(site.descriptor, in: record.descriptorSlot)
+    if record.hooks.isEmpty {
+      if record.addedHelpers { _ = cbh_flags_set(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
+      try store(UnsafeMutableRawPointer(mutating: record.invoke.code), in: record.invokeSlot)
+    }
+    record.hooks.append(hook)
+    blocks[key] = record
   }
 
   /// Takes `hook` off its block; false when it is not on it (removed, or the block is gone).

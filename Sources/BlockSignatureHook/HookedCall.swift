@@ -37,13 +37,13 @@ public struct HookedCall {
   public let resultAddress: UnsafeMutableRawPointer
 
   /// The block's signature, in block form.
-  public var signature: MethodSignature { site.interface.signature }
+  public var signature: MethodSignature { site.callInterface.signature }
 
   /// The number of parameters, the block itself not counted.
-  public var argumentCount: Int { site.interface.argumentShapes.count - 1 }
+  public var argumentCount: Int { site.callInterface.argumentShapes.count - 1 }
 
   /// The bytes of the return value (0 for `void`).
-  public var resultSize: Int { site.interface.returnShape.size }
+  public var resultSize: Int { site.callInterface.returnShape.size }
 
   /// The address of parameter `index`'s bytes, laid out as C lays the type out: a hook may
   /// write them.
@@ -51,14 +51,14 @@ public struct HookedCall {
   /// - Precondition: `0 <= index < argumentCount`.
   public func argumentAddress(_ index: Int) -> UnsafeMutableRawPointer {
     precondition(index >= 0 && index < argumentCount, "argument \(index) of \(argumentCount)")
-    guard let slot = site.interface.passedIndex[index + 1], let address = passed[slot] else { return noBytes }
+    guard let slot = site.callInterface.passedIndex[index + 1], let address = passed[slot] else { return noBytes }
     return address
   }
 
   /// Parameter `index` as a typed value (a union reads as its first member, a `char *` as a
   /// string).
   public func argument(_ index: Int) -> CValue {
-    site.interface.argumentShapes[index + 1].load(from: argumentAddress(index))
+    site.callInterface.argumentShapes[index + 1].load(from: argumentAddress(index))
   }
 
   /// Every parameter as a typed value.
@@ -71,9 +71,9 @@ public struct HookedCall {
   /// - Throws: ``BlockCallHookError`` (``BlockCallHookError/Kind/unsupportedType``) naming what does
   ///   not fit; the argument is then unchanged.
   public func setArgument(_ index: Int, to value: CValue) throws(BlockCallHookError) {
-    let type = site.interface.signature.arguments[index + 1].type
+    let type = site.callInterface.signature.arguments[index + 1].type
     do throws(InvocationError) {
-      try value.store(as: type, to: argumentAddress(index), model: site.interface.signature.model)
+      try value.store(as: type, to: argumentAddress(index), model: site.callInterface.signature.model)
     } catch {
       throw BlockCallHookError(kind: .unsupportedType, message: "argument \(index): \(error.description)")
     }
@@ -81,20 +81,20 @@ public struct HookedCall {
 
   /// The return value as it is now: what the chain returned, once it has run (`CValue.void`
   /// for a `void` block).
-  public var result: CValue { site.interface.returnShape.load(from: resultAddress) }
+  public var result: CValue { site.callInterface.returnShape.load(from: resultAddress) }
 
   /// Writes `value` as the return value, checked against the return type.
   ///
   /// - Throws: ``BlockCallHookError`` (``BlockCallHookError/Kind/unsupportedType``) naming what does
   ///   not fit; the result is then unchanged.
   public func setResult(_ value: CValue) throws(BlockCallHookError) {
-    let type = site.interface.signature.encoding.returnType
+    let type = site.callInterface.signature.encoding.returnType
     do throws(InvocationError) {
-      try value.store(as: type, to: resultAddress, model: site.interface.signature.model)
+      try value.store(as: type, to: resultAddress, model: site.callInterface.signature.model)
     } catch {
       throw BlockCallHookError(kind: .unsupportedType, message: "the result: \(error.description)")
     }
-    site.interface.returnShape.widenResult(at: resultAddress)
+    site.callInterface.returnShape.widenResult(at: resultAddress)
   }
 
   /// Runs the rest of the chain with the arguments as they are now: the hooks added after
@@ -119,7 +119,7 @@ public struct HookedCall {
       throw BlockCallHookError(
         kind: .unsupportedType, message: "the block takes \(argumentCount) arguments, got \(values.count)")
     }
-    let interface = site.interface
+    let interface = site.callInterface
     let sizes = interface.argumentShapes.map { ($0.size + 15) & ~15 }
     let storage = UnsafeMutableRawPointer.allocate(byteCount: max(16, sizes.reduce(0, +)), alignment: 16)
     defer { storage.deallocate() }

@@ -24,7 +24,7 @@ struct TraceLineTemplate: Sendable {
     switch format {
     case .text:
       head =
-        "\(record.invokeSymbol ?? "0x" + String(record.invoke, radix: 16))  \(record.declaration ?? record.signature)  ("
+        "\(record.invokeSymbol ?? "0x" + String(record.invoke, radix: 16))  \(record.declaration ?? record.signature ?? "")  ("
     case .json:
       // The record's own line with no arguments ends in `"arguments":[],"result":null,…`.
       var empty = record

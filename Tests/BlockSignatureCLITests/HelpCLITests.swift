@@ -704,7 +704,8 @@ import Testing
     the program and of each library it loads (at start and after each dlopen), and
     every block _Block_copy puts on the heap: blocks given to libdispatch,
     callbacks that are stored. A stack block called where it was made, never
-    copied, is not seen. A block without a signature is not traced; a note says so.
+    copied, is not seen. A block without a signature is traced with its arguments
+    and result unknown; a note says so.
 
     Trace lines go to --output FILE, or to standard error; never to standard
     output. Text lines read "[thread N] invoke-symbol  C type  (arguments) ->

@@ -224,9 +224,9 @@ struct TraceCLITests {
     #expect(trace.calls == Array(repeating: "v8@?0 ->", count: own.count))
   }
 
-  /// A global block built without `BLOCK_HAS_SIGNATURE`: the program runs as it would, and a
-  /// note names the block.
-  @Test func blockWithoutSignatureIsNoted() throws {
+  /// A global block built without `BLOCK_HAS_SIGNATURE`: the program runs as it would, and its
+  /// call is traced with its arguments and result unknown.
+  @Test func blockWithoutSignatureIsTracedWithArgumentsUnknown() throws {
     let runtime = try #require(Toolchain.runtimeLibraryDirectory)
     let program = try Toolchain.compileC(
       #"""
@@ -244,9 +244,14 @@ struct TraceCLITests {
     let traced = try blocksig(["trace", "--json", "--", program.path], timeout: 60)
     #expect(traced.status == 0)
     #expect(traced.stdout == "42\n")
-    let trace = try Self.tracedCalls(traced.stderr)
-    #expect(trace.calls.isEmpty)
-    let note = try #require(trace.others.first { $0["event"] as? String == "note" })
-    #expect((note["message"] as? String)?.contains("(twice) is not traced: it has no signature") == true)
+    let lines = traced.stderr.split(separator: "\n")
+    try #require(lines.count == 2)
+    let call = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    #expect(call["event"] as? String == "call")
+    #expect(call["invokeSymbol"] as? String == "twice")
+    #expect(call["signature"] is NSNull && call["arguments"] is NSNull && call["result"] is NSNull)
+    #expect((call["note"] as? String)?.contains("no signature") == true)
+    let text = try blocksig(["trace", "--", program.path], timeout: 60)
+    #expect(text.stderr == "[thread 1] twice  (no signature)  (arguments unknown)\n")
   }
 }

@@ -19,7 +19,7 @@ extension HookTests {
         try? call.setArgument(0, to: .signed(100))
       },
       after: { call in seen.append("after \(call.result)") })
-    #expect(hook.signature.description == "i16@?0i8i12")
+    #expect(hook.signature?.description == "i16@?0i8i12")
     #expect(hook_call_add(block, 3, 4) == 109)
     #expect(hook_last().a == 100 && hook_last().b == 4)
     #expect(seen.all == ["before [3, 4]", "after 109"])
@@ -217,10 +217,42 @@ extension HookTests {
     let block = unsafeBitCast(closure, to: UnsafeRawPointer.self)
     try withExtendedLifetime(closure) {
       let hook = try BlockCallHook(on: block, after: { call in try? call.setResult(.signed(99)) })
-      #expect(hook.signature.description == "i16@?0i8i12")
+      #expect(hook.signature?.description == "i16@?0i8i12")
       #expect(hook_call_add(block, 5, 3) == 99)
       try hook.remove()
       #expect(hook_call_add(block, 5, 3) == 2)
     }
+  }
+}
+
+extension HookTests {
+  @Test func blockWithoutSignatureIsObservedAndCalledUntouched() throws {
+    let block = try #require(hook_unsigned_multiply())
+    let original = headerBytes(block, descriptorWords: 2)
+    let seen = Seen()
+    let hook = try BlockCallHook(observing: block) { address in seen.append("call \(UInt(bitPattern: address))") }
+    #expect(hook.signature == nil)
+    #expect(hook_call_add(block, 6, 7) == 42)
+    #expect(hook_last().a == 6 && hook_last().b == 7)
+    #expect(seen.all == ["call \(UInt(bitPattern: block))"])
+    let typed = #expect(throws: BlockCallHookError.self) { _ = try BlockCallHook(on: block, before: { _ in }) }
+    #expect(typed?.kind == .missingSignature)
+    try hook.remove()
+    #expect(headerBytes(block, descriptorWords: 2) == original)
+    #expect(hook_call_add(block, 6, 7) == 42)
+    #expect(seen.all.count == 1)
+  }
+
+  @Test func observingABlockWithASignatureRunsBeforeTheOtherHooks() throws {
+    let block = try #require(hook_make_add(0))
+    defer { hook_release(block) }
+    let seen = Seen()
+    let observer = try BlockCallHook(observing: block) { _ in seen.append("observed") }
+    let hook = try BlockCallHook(on: block, before: { _ in seen.append("before") })
+    #expect(observer.signature?.description == "i16@?0i8i12")
+    #expect(hook_call_add(block, 1, 2) == 3)
+    #expect(seen.all == ["observed", "before"])
+    try observer.remove()
+    try hook.remove()
   }
 }

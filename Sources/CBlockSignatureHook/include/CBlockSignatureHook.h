@@ -101,6 +101,19 @@ static inline const void *_Nullable cbh_hook_entry_address(void) {
 #endif
 }
 
+/// The shared invoke of observed blocks, whose signature is unknown (x86-64 System V): it calls
+/// the dispatch before a hooked descriptor with the block and the descriptor, then jumps to the
+/// invoke the dispatch returns with every argument register as it was. NULL where it does not
+/// exist.
+static inline const void *_Nullable cbh_observe_entry_address(void) {
+#if defined(__x86_64__) && defined(__linux__)
+  extern void cbh_observe_entry(void);
+  return (const void *)cbh_observe_entry;
+#else
+  return NULL;
+#endif
+}
+
 /// Calls `target` with the argument registers saved in `frame` (as `cbh_hook_entry` laid them
 /// out) and a copy of the `stack_bytes` bytes of stack arguments at `stack`, and stores its
 /// result in the frame: RAX when `result_kind` is 1, XMM0 when it is 2, nothing when 0.
