@@ -98,7 +98,7 @@ public final class BlockTracer: Sendable {
     }
     // A block hooked already holds the hooks' invoke: its own is in the hook table.
     let invoke = HookTable.ownInvoke(of: block).map { UInt(bitPattern: $0) } ?? info.invokeAddress
-    let symbol = SymbolInfo(address: invoke)?.resolvingLocalSymbols().name
+    let symbol = Self.symbol(of: invoke)
     if !symbols.isEmpty, !symbols.contains(symbol ?? "") { return false }
     let template = BlockCallRecord(
       block: key, invoke: invoke, invokeSymbol: symbol, signature: info.signature,
@@ -121,6 +121,18 @@ public final class BlockTracer: Sendable {
       state.symbols[key] = symbol
     }
     return true
+  }
+
+  /// Invoke functions' symbols, by address: reading an image's local symbols maps its file, and
+  /// a program may make many blocks with one invoke (one per `dispatch_async`).
+  private static let symbols = Mutex<[UInt: String?]>([:])
+
+  /// The symbol of the invoke function at `address`, from the image's symbol tables.
+  private static func symbol(of address: UInt) -> String? {
+    if let known = symbols.withLock({ $0[address] }) { return known }
+    let name = SymbolInfo(address: address)?.resolvingLocalSymbols().name
+    symbols.withLock { $0[address] = name }
+    return name
   }
 
   /// The `onCall` hook of a traced block without a signature: counts the call and hands over

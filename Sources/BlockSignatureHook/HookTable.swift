@@ -89,10 +89,10 @@ enum HookTable {
     let key = UInt(bitPattern: hook.block)
     let site = try HookSite.make(record, layers: (record.hooks + [hook]).map(\.handlers))
     // The descriptor first: a call that finds the shared invoke finds the site through it.
-    try store(site.descriptor, in: record.descriptorSlot)
+    try store(site.descriptor, in: record.descriptorSlot, of: record)
     if record.hooks.isEmpty {
       if record.addedHelpers { _ = cbh_flags_set(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
-      try store(UnsafeMutableRawPointer(mutating: record.invoke.code), in: record.invokeSlot)
+      try store(UnsafeMutableRawPointer(mutating: record.invoke.code), in: record.invokeSlot, of: record)
     }
     record.hooks.append(hook)
     blocks[key] = record
@@ -109,14 +109,14 @@ enum HookTable {
       let remaining = record.hooks.enumerated().filter { $0.offset != index }.map(\.element)
       guard remaining.isEmpty else {
         let site = try HookSite.make(record, layers: remaining.map(\.handlers))
-        try store(site.descriptor, in: record.descriptorSlot)
+        try store(site.descriptor, in: record.descriptorSlot, of: record)
         record.hooks = remaining
         return true
       }
       // The invoke first: a call that finds the block's own descriptor then finds its invoke.
-      try store(UnsafeMutableRawPointer(mutating: record.originalInvoke), in: record.invokeSlot)
+      try store(UnsafeMutableRawPointer(mutating: record.originalInvoke), in: record.invokeSlot, of: record)
       if record.addedHelpers { _ = cbh_flags_clear(record.flagsWord, BlockFlags.hasCopyDispose.rawValue) }
-      try store(UnsafeMutableRawPointer(mutating: record.originalDescriptor), in: record.descriptorSlot)
+      try store(UnsafeMutableRawPointer(mutating: record.originalDescriptor), in: record.descriptorSlot, of: record)
       blocks[key] = nil
       return true
     }
@@ -142,10 +142,15 @@ enum HookTable {
     unsafeBitCast(own, to: (@convention(c) (UnsafeRawPointer) -> Void).self)(block)
   }
 
-  /// Stores `value` in a field of a block, through a read-only page if need be.
+  /// Stores `value` in a field of `record`'s block: a heap block's memory is `malloc`'s, always
+  /// writable; a global literal's page may be read-only, which `cbh_store_pointer` handles.
   private static func store(
-    _ value: UnsafeMutableRawPointer?, in slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    _ value: UnsafeMutableRawPointer?, in slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, of record: HookedBlock
   ) throws(BlockCallHookError) {
+    guard record.kind != .heap else {
+      cbh_store_release(slot, value)
+      return
+    }
     let status = cbh_store_pointer(slot, value)
     guard status == 0 else {
       throw BlockCallHookError(
