@@ -16,7 +16,8 @@ import Synchronization
 ///     tracer.summaryLine  // {"serializationVersion":1,"event":"summary","calls":[…]}
 ///     try tracer.stop()
 ///
-/// `symbols`, when not empty, limits the trace to blocks whose invoke function's symbol is one
+/// `symbols`, when not empty, limits the trace to blocks whose invoke function's symbol (or a
+/// global literal's own symbol) is one
 /// of them. The tracer changes nothing: arguments and results reach the caller as they were.
 public final class BlockTracer: Sendable {
   /// What receives each call; it runs on the calling thread, after the block returns.
@@ -79,8 +80,8 @@ public final class BlockTracer: Sendable {
     self.symbols = symbols
   }
 
-  /// Traces `block`: false when it is traced already, or its invoke's symbol is not among the
-  /// tracer's symbols.
+  /// Traces `block`: false when it is traced already, or neither its invoke's symbol nor (for
+  /// a global literal) the literal's own symbol is among the tracer's symbols.
   ///
   ///     try tracer.trace(block)  // true
   ///
@@ -99,7 +100,12 @@ public final class BlockTracer: Sendable {
     // A block hooked already holds the hooks' invoke: its own is in the hook table.
     let invoke = HookTable.ownInvoke(of: block).map { UInt(bitPattern: $0) } ?? info.invokeAddress
     let symbol = Self.symbol(of: invoke)
-    if !symbols.isEmpty, !symbols.contains(symbol ?? "") { return false }
+    if !symbols.isEmpty, !symbols.contains(symbol ?? "") {
+      // A global literal may be named by its own symbol instead (a block variable's literal).
+      guard info.kind == .global, let literal = SymbolInfo(address: key)?.resolvingLocalSymbols().name,
+        symbols.contains(literal)
+      else { return false }
+    }
     let template = BlockCallRecord(
       block: key, invoke: invoke, invokeSymbol: symbol, signature: info.signature,
       declaration: info.cDeclaration, arguments: [], result: nil, thread: 0)

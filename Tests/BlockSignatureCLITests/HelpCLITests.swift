@@ -732,8 +732,8 @@ import Testing
       --json                  Print JSON Lines: one object per call, then a summary.
       --output <file>         Write the trace to FILE (replaced) instead of
                               standard error.
-      --symbol <name>         Trace only blocks whose invoke function's symbol is
-                              NAME (repeatable).
+      --symbol <name>         Trace only blocks whose invoke function's symbol, or
+                              global literal's symbol, is NAME (repeatable).
       --version               Show the version.
       -h, --help              Show help information.
 

@@ -176,6 +176,12 @@ struct TraceCLITests {
     let limited = try blocksig(["trace", "--json", "--symbol", scale, "--", program.path], timeout: 60)
     let trace = try Self.tracedCalls(limited.stderr)
     #expect(trace.calls == ["d16@?0d8 2.0 -> 3.0", "d16@?0d8 0.25 -> 0.375"])
+    // A global literal is also named by its own symbol (clang's __block_literal_global).
+    let literal = try blocksig(
+      ["trace", "--json", "--symbol", "__block_literal_global", "--", program.path], timeout: 60)
+    let literalCalls = try Self.tracedCalls(literal.stderr).calls
+    #expect(literalCalls.count == 3, "\(literal.stderr)")
+    #expect(literalCalls.allSatisfy { $0.hasPrefix("i16@?0i8i12 ") }, "\(literalCalls)")
   }
 
   @Test func exitStatusIsTheProgramsOrItsSignalsOr66() throws {

@@ -41,7 +41,9 @@ extension BlockSig {
 
     @Option(
       name: .customLong("symbol"),
-      help: ArgumentHelp("Trace only blocks whose invoke function's symbol is NAME (repeatable).", valueName: "name"))
+      help: ArgumentHelp(
+        "Trace only blocks whose invoke function's symbol, or global literal's symbol, is NAME (repeatable).",
+        valueName: "name"))
     var symbols: [String] = []
 
     @Argument(parsing: .postTerminator, help: "The program and its arguments, after --.")
