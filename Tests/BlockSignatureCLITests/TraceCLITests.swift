@@ -184,6 +184,52 @@ struct TraceCLITests {
     #expect(literalCalls.allSatisfy { $0.hasPrefix("i16@?0i8i12 ") }, "\(literalCalls)")
   }
 
+  /// Compiled Objective-C whose block GNUstep Base calls (`enumerateObjectsUsingBlock:`): the
+  /// trace has the calls the program records, with the index GNUstep passed.
+  @Test func blocksGNUstepCallsAreTraced() throws {
+    let runtime = try #require(Toolchain.runtimeLibraryDirectory)
+    let gccInclude = try Toolchain.run(Toolchain.tool("gcc"), ["-print-file-name=include"]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let source = """
+      #import <Foundation/Foundation.h>
+      #include <stdio.h>
+      static void (^const visit)(id, NSUInteger, BOOL *) = ^(id object, NSUInteger index, BOOL *stop) {
+        printf("v32@?0@8Q16*24 %lu\\n", (unsigned long)index);
+      };
+      int main(void) {
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        NSAutoreleasePool *pool = [NSAutoreleasePool new];
+        [[NSArray arrayWithObjects:@"a", @"b", @"c", nil] enumerateObjectsUsingBlock:visit];
+        [pool release];
+        return 0;
+      }
+
+      """
+    let flags = try GNUstepPrograms.config("--objc-flags").filter { $0.hasPrefix("-I") || $0.hasPrefix("-D") }
+    // The toolchain's blocks runtime before GNUstep Base, whose private one must not win.
+    let (folder, program) = try Toolchain.compileC(
+      source, fileName: "enumerate.m",
+      arguments: [
+        "-fblocks", "-fobjc-runtime=gcc", "-fobjc-exceptions", "-fconstant-string-class=NSConstantString", "-w",
+        "-I", Toolchain.packageRoot.appendingPathComponent("ObjCSupport/include").path, "-I", gccInclude,
+      ] + flags + ["-L", runtime.path, "-lBlocksRuntime", "-Wl,-rpath," + runtime.path]
+        + (try GNUstepPrograms.config("--base-libs")), output: "enumerate")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try blocksig(["trace", "--json", "--", program.path], timeout: 60)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "v32@?0@8Q16*24 0\nv32@?0@8Q16*24 1\nv32@?0@8Q16*24 2\n")
+    let calls = try Self.tracedCalls(run.stderr).calls
+    #expect(calls.count == 3, "\(run.stderr)")
+    #expect(calls.allSatisfy { $0.hasPrefix("v32@?0@8Q16*24") }, "\(calls)")
+    let indexes = run.stderr.split(separator: "\n").compactMap { line -> Int? in
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        object["event"] as? String == "call", let arguments = object["arguments"] as? [Any]
+      else { return nil }
+      return (arguments[1] as? NSNumber)?.intValue
+    }
+    #expect(indexes == [0, 1, 2])
+  }
+
   @Test func exitStatusIsTheProgramsOrItsSignalsOr66() throws {
     let program = try Self.compiled()
     #expect(try blocksig(["trace", "--", program.path, "3"], timeout: 60).status == 3)
