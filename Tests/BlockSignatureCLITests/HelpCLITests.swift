@@ -721,7 +721,8 @@ import Testing
 
     Exits with the program's status, 128 + the signal's number when a signal ends
     it, 66 when the program does not exist or cannot be run. A statically linked
-    program runs untraced, with a warning.
+    program runs untraced, with a warning; so is said of a program that links no
+    blocks runtime at start (only libraries it loads later can bring blocks).
 
     USAGE: blocksig trace [--json] [--output <file>] [--symbol <name> ...] -- [<program> ...]
 

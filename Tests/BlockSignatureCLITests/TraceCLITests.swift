@@ -242,6 +242,17 @@ struct TraceCLITests {
     #expect(missing.stderr.contains("/nonexistent/program"))
   }
 
+  /// A dynamic program that links no blocks runtime runs as it would, with a warning that only
+  /// libraries it loads later could bring blocks; one that links a runtime gets none.
+  @Test func programWithoutABlocksRuntimeIsWarnedAbout() throws {
+    let plain = try Toolchain.compileC("int main(void) { return 5; }\n", arguments: [], output: "plain").product
+    let run = try blocksig(["trace", "--", plain.path], timeout: 60)
+    #expect(run.status == 5)
+    #expect(run.stderr.contains("warning: \(plain.path) links no blocks runtime at start"), "\(run.stderr)")
+    let withBlocks = try blocksig(["trace", "--", try Self.compiled().path], timeout: 60)
+    #expect(!withBlocks.stderr.contains("links no blocks runtime"))
+  }
+
   @Test func staticProgramRunsUntracedWithAWarning() throws {
     let program = try Toolchain.compileC("int main(void) { return 4; }\n", arguments: ["-static"], output: "static")
       .product

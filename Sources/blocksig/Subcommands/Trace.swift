@@ -1,4 +1,6 @@
 import ArgumentParser
+import BlockSignatureSystem
+import Foundation
 import Glibc
 
 extension BlockSig {
@@ -29,7 +31,8 @@ extension BlockSig {
 
         Exits with the program's status, 128 + the signal's number when a signal ends it, 66 \
         when the program does not exist or cannot be run. A statically linked program runs \
-        untraced, with a warning.
+        untraced, with a warning; so is said of a program that links no blocks runtime at \
+        start (only libraries it loads later can bring blocks).
         """
     )
 
@@ -62,6 +65,10 @@ extension BlockSig {
       if TraceLauncher.isStaticallyLinked(program) {
         TraceLauncher.complain("warning: \(program) is statically linked: it runs untraced")
       } else if let agent = TraceLauncher.agentPath() {
+        if TraceLauncher.linksABlocksRuntime(program) == false {
+          TraceLauncher.complain(
+            "warning: \(program) links no blocks runtime at start: only blocks of libraries it loads later are traced")
+        }
         let preload = environment["LD_PRELOAD"].map { "\(agent) \($0)" } ?? agent
         environment["LD_PRELOAD"] = preload
         // The agent brings the Swift runtime, whose crash reporter would turn a crash into a
@@ -143,6 +150,24 @@ enum TraceLauncher {
     guard let slash = executable.lastIndex(of: "/") else { return nil }
     let agent = String(executable[..<slash]) + "/libBlockSignatureTraceAgent.so"
     return access(agent, R_OK) == 0 ? agent : nil
+  }
+
+  /// Whether the libraries the dynamic linker maps for `program` at start (`ldd`, which asks
+  /// the linker to list them without running the program) include a blocks runtime: the
+  /// toolchain's or Debian's libBlocksRuntime, or GNUstep Base's private one; nil when `ldd`
+  /// cannot tell.
+  static func linksABlocksRuntime(_ program: String) -> Bool? {
+    let candidates: [String] = ["/usr/bin/ldd", "/bin/ldd"]
+    guard let ldd = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+    let folder = FileManager.default.temporaryDirectory.path
+    let output = "\(folder)/blocksig-ldd-\(getpid()).txt"
+    defer { unlink(output) }
+    guard
+      case .success(.exited(0)) = system_runProgram(
+        ldd, [program], directory: "/", outputPath: output, errorPath: "/dev/null", timeLimit: 10),
+      let listed = try? String(contentsOfFile: output, encoding: .utf8)
+    else { return nil }
+    return listed.contains("libBlocksRuntime") || listed.contains("libgnustep-base")
   }
 
   /// Whether the ELF file at `path` has no program interpreter (a static executable). A file
