@@ -83,23 +83,6 @@ public struct BlockCallRecord: Hashable, Sendable {
     return "{" + (fields + note).map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
   }
 
-  /// `text` as a JSON string.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  /// `text` as a JSON string, as every JSON document of the project writes one.
+  static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 }

@@ -36,6 +36,22 @@ struct ClangOptions: ParsableArguments {
       timeLimit: timeLimit)
   }
 
+  /// GNUstep's clang flags (`--gnustep`), with the `<objc/blocks_runtime.h>` stand-in folder
+  /// when `blocks` is true; exit 66 when gnustep-config cannot be run.
+  static func gnustepArguments(blocks: Bool = false) throws -> [String] {
+    guard var flags = HeaderReader.gnustepArguments() else {
+      throw Diagnostics.fail(
+        ExitStatus.noInput, "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)")
+    }
+    if blocks {
+      guard let standIn = HeaderReader.blocksRuntimeStandIn() else {
+        throw Diagnostics.fail(ExitStatus.noInput, "cannot write the <objc/blocks_runtime.h> stand-in")
+      }
+      flags += ["-I", standIn]
+    }
+    return flags
+  }
+
   /// Refuses a directory given as the header: unreadable input (66), as a missing header is,
   /// not a header clang fails on.
   static func requireFile(_ header: String) throws {

@@ -74,15 +74,7 @@ extension BlockSig.ObjC {
 
     func run() throws {
       try ClangOptions.requireFile(header)
-      var arguments: [String] = []
-      if gnustep {
-        guard let flags = HeaderReader.gnustepArguments() else {
-          throw Diagnostics.fail(
-            ExitStatus.noInput,
-            "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)")
-        }
-        arguments += flags
-      }
+      let arguments = gnustep ? try ClangOptions.gnustepArguments() : []
       let reader = clangOptions.reader(leading: arguments)
       let description: ObjCProtocolDescription
       do {

@@ -53,15 +53,7 @@ extension BlockSig.ObjC {
 
     func run() throws {
       try ClangOptions.requireFile(header)
-      var arguments: [String] = []
-      if gnustep {
-        guard let flags = HeaderReader.gnustepArguments(), let standIn = HeaderReader.blocksRuntimeStandIn() else {
-          throw Diagnostics.fail(
-            ExitStatus.noInput,
-            "gnustep-config: not found on PATH, or it failed (give the flags with --clang-argument)")
-        }
-        arguments += flags + ["-I", standIn]
-      }
+      let arguments = gnustep ? try ClangOptions.gnustepArguments(blocks: true) : []
       let parameters: [ObjCBlockParameter]
       do {
         parameters = try clangOptions.reader(leading: arguments).objcBlockParameters(
