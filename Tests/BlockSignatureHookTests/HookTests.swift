@@ -17,9 +17,14 @@ final class Seen: Sendable {
   var all: [String] { values.withLock { $0 } }
 }
 
-/// The bytes of a block's header and of its descriptor's first `descriptorWords` words.
-func headerBytes(_ block: UnsafeRawPointer, descriptorWords: Int = 6) -> [UInt8] {
+/// The bytes of a block's header and of its descriptor: the parts its flags say it has
+/// (reserved and size; the helpers with BLOCK_HAS_COPY_DISPOSE; the signature and layout with
+/// BLOCK_HAS_SIGNATURE), never past them; only the first `descriptorWords` when given.
+func headerBytes(_ block: UnsafeRawPointer, descriptorWords: Int? = nil) -> [UInt8] {
   let header = Array(UnsafeRawBufferPointer(start: block, count: 32))
+  let flags = UInt32(bitPattern: block.load(fromByteOffset: 8, as: Int32.self))
+  let parts = 2 + (flags & (1 << 25) != 0 ? 2 : 0) + (flags & (1 << 30) != 0 ? 2 : 0)
+  let words = min(descriptorWords ?? parts, parts)
   let descriptor = block.load(fromByteOffset: 24, as: UnsafeRawPointer.self)
-  return header + Array(UnsafeRawBufferPointer(start: descriptor, count: 8 * descriptorWords))
+  return header + Array(UnsafeRawBufferPointer(start: descriptor, count: 8 * words))
 }
