@@ -16,7 +16,7 @@ import CBlockSignatureShims
 /// It prints as a person reads it: the symbol (or the nearest one and the distance), the
 /// address, the image.
 ///
-///     print(info)  // bf_heap_captures_int at 0x7f5cd6694bc0 in /work/lib/libBlockFixtures.so
+///     print(info)  // bf_heap_captures_int at 0x7f5cd6694bc0 in ./libBlockFixtures.so
 public struct SymbolInfo: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The address looked up.
   public var address: UInt
