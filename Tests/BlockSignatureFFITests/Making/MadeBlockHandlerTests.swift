@@ -1,6 +1,7 @@
 import BlockSignature
 import BlockSignatureFFI
 import Dispatch
+import Glibc
 import Synchronization
 import Testing
 
@@ -53,8 +54,14 @@ import Testing
     #expect(report.contains(" add=-5 "), "\(report)")
   }
 
-  /// The README's example: a `Mutex` counts the calls C makes from many threads at once.
-  @Test func aMutexCountsCallsFromManyThreads() throws {
+  /// Whether ThreadSanitizer instruments this process: Synchronization's `Mutex` hands its lock
+  /// over in a futex TSan cannot see, so it reports the accesses the lock orders as races.
+  static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+  /// The README's example: a `Mutex` counts the calls C makes from many threads at once. Under
+  /// ThreadSanitizer the atomic counter below covers the same calls.
+  @Test(.disabled(if: underThreadSanitizer, "TSan cannot see Mutex's futex hand-off"))
+  func aMutexCountsCallsFromManyThreads() throws {
     let calls = Mutex(0)
     let tick = try DynamicBlock(signature: "i@?") { _ in
       .signed(
