@@ -1,39 +1,31 @@
-// The offsets of a signature: the frame length after the return type, and after each argument
-// its offset, or a run of digits that holds several (`v24@?08`: an unencodable parameter's).
+// What a signature's written offsets mean: the frame length after the return type, and after
+// each argument its offset, or a run of digits that holds several (`v24@?08`: an unencodable
+// parameter's). `readWrittenOffset()` finds them; these read them.
 
 extension EncodingReader {
-  /// An offset at `index`: digits, `+digits` (a register) or `-digits`; `nil` when none is
-  /// there. `.some(nil)` means no offset; plain `nil` an error.
-  mutating func readSingleOffset() -> SignatureEncoding.Offset?? {
-    let start = index
-    guard let byte = byte(at: index) else { return .some(nil) }
-    let isRegister = byte == 0x2B  // +
-    let isNegative = byte == 0x2D  // -
-    if isRegister || isNegative {
-      index &+= 1
-      guard isDigit(self.byte(at: index)) else {
-        _ = fail(.invalidOffset, at: start)
-        return nil
-      }
-    } else if !isDigit(byte) {
-      return .some(nil)
+  /// `offset` as one offset: `.some(nil)` when none is written, plain `nil` on an error (an
+  /// overflow first, then a leading zero, then `-0`).
+  @inline(__always)
+  mutating func singleOffset(_ offset: WrittenOffset) -> SignatureEncoding.Offset?? {
+    if offset.isAbsent { return .some(nil) }
+    guard let magnitude = checkedNumber(from: offset.digitsStart, to: offset.end, wrapped: offset.digits) else {
+      return nil
     }
-    let digitsStart = index
-    // An overflow first, then a leading zero.
-    guard let magnitude = readNumber(allowingLeadingZero: true) else { return nil }
-    if index &- digitsStart > 1, base[digitsStart] == 0x30 {
-      _ = fail(.invalidNumber, at: digitsStart)
+    if offset.digitCount > 1, base[offset.digitsStart] == 0x30 {
+      _ = fail(.invalidNumber, at: offset.digitsStart)
       return nil
     }
     guard magnitude <= UInt64(Int.max) else {
-      _ = fail(.countOverflow, at: start)
+      _ = fail(.countOverflow, at: offset.start)
       return nil
     }
+    let isNegative = offset.sign == .negative
     if isNegative && magnitude == 0 {
-      _ = fail(.invalidOffset, at: start)
+      _ = fail(.invalidOffset, at: offset.start)
       return nil
     }
-    return .some(SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: isRegister))
+    return .some(
+      SignatureEncoding.Offset(isNegative ? -Int(magnitude) : Int(magnitude), isRegister: offset.sign == .register))
   }
 
   /// The offset or offsets after an argument, given the `previous` offset and the `frame`
@@ -41,43 +33,37 @@ extension EncodingReader {
   /// not fit. `firstHasZeroSize` says whether the argument takes no bytes (asked only for a
   /// run that needs it). `nil` on an error.
   @inline(__always)
-  mutating func readOffsetRun(
-    previous: Int?, frame: Int?, pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool
+  mutating func offsetRun(
+    _ offset: WrittenOffset, previous: Int?, frame: Int?, pieces: inout OffsetPieces, firstHasZeroSize: () -> Bool
   ) -> OffsetRun? {
-    let runStart = index
-    guard index < count, isDigit(base[index]) else {
+    guard offset.sign == .none, !offset.isAbsent else {
       // No offset, or a signed one (never split).
-      guard let offset = readSingleOffset() else { return nil }
-      return .single(offset)
+      guard let single = singleOffset(offset) else { return nil }
+      return .single(single)
     }
-    let position = digitRun(from: index).end
-    index = position
     let splitter = OffsetRunSplitter(
-      digits: UnsafeBufferPointer(start: base + runStart, count: position &- runStart), previous: previous,
+      digits: UnsafeBufferPointer(start: base + offset.start, count: offset.digitCount), previous: previous,
       frame: frame)
     // The common case, one offset, needs no piece list.
     if let whole = splitter.wholeValue() { return .single(SignatureEncoding.Offset(whole)) }
     pieces.removeAll()
     guard splitter.split(into: &pieces, firstHasZeroSize: firstHasZeroSize) else {
-      _ = fail(.countOverflow, at: runStart)
+      _ = fail(.countOverflow, at: offset.start)
       return nil
     }
     return .split(last: pieces[pieces.count - 1])
   }
 
-  /// A run of offset digits read as one offset when the rule allows it at once (no leading
-  /// zero, not above `frame`, not below `previous`, at most 18 digits so that the loop needs no
-  /// overflow check); otherwise `nil`, with `index` after the run, for ``readOffsetRun``, which
-  /// reads longer runs with the checks. `previous` and `frame` are -1 when there is none. The
-  /// caller has seen a digit at `index`.
+  /// A run of plain offset digits read as one offset when the rule allows it at once (no
+  /// leading zero, not above `frame`, not below `previous`, at most 18 digits so that its value
+  /// needs no overflow check); otherwise `nil`, for ``offsetRun(_:previous:frame:pieces:firstHasZeroSize:)``,
+  /// which reads longer runs with the checks. `previous` and `frame` are -1 when there is none.
   @inline(__always)
-  mutating func wholeOffset(previous: Int, frame: Int) -> Int? {
-    let start = index
-    let (position, digits) = digitRun(from: start)
-    index = position
+  func wholeOffset(_ offset: WrittenOffset, previous: Int, frame: Int) -> Int? {
+    let length = offset.digitCount
     // More than one digit: no leading zero, and at most 18 (so that the value fits).
-    if position &- start > 1, base[start] == 0x30 || position &- start > 18 { return nil }
-    let value = Int(truncatingIfNeeded: digits)
+    if length > 1, base[offset.digitsStart] == 0x30 || length > 18 { return nil }
+    let value = Int(truncatingIfNeeded: offset.digits)
     // Not above `frame` (-1, none, is above every offset as an unsigned number), not below
     // `previous`; `value` is not negative.
     if UInt(bitPattern: value) > UInt(bitPattern: frame) || value < previous { return nil }

@@ -15,10 +15,16 @@ extension EncodingReader {
       _ = fail(.invalidNumber, at: start)
       return nil
     }
-    // Nineteen digits always fit; more are read again with the checks.
-    if length > 19 {
+    return checkedNumber(from: start, to: position, wrapped: value)
+  }
+
+  /// The digits from `start` to `end` as a number, given their `wrapped` value: nineteen digits
+  /// always fit; more are read again with the checks (`countOverflow` at `start`).
+  @inline(__always)
+  mutating func checkedNumber(from start: Int, to end: Int, wrapped: UInt64) -> UInt64? {
+    if end &- start > 19 {
       var exact: UInt64 = 0
-      for offset in start..<position {
+      for offset in start..<end {
         let (times10, o1) = exact.multipliedReportingOverflow(by: 10)
         let (sum, o2) = times10.addingReportingOverflow(UInt64(base[offset] &- 0x30))
         if o1 || o2 {
@@ -29,7 +35,7 @@ extension EncodingReader {
       }
       return exact
     }
-    return value
+    return wrapped
   }
 
   /// The run of digits from `start`: where it ends, and its value, which wraps beyond 19

@@ -1,54 +1,36 @@
 // The frame scanner's signatures: the return type, the frame length, then the arguments and
 // their written offsets, in one pass when the offsets are clang's running sums, else in two.
+// The reader's signature walk (`readSignatureHead`, `readSignatureArguments`) finds the parts;
+// the visitors here measure and settle them.
 
 extension FrameScanner {
   /// The return type, the frame length, then the arguments: in one pass when the written
-  /// offsets are clang's running sums (``scanArgumentsInOnePass``), otherwise in two passes
-  /// (``scanArgumentsInTwoPasses``).
+  /// offsets are clang's running sums (``OnePass``), otherwise in two passes (``FirstPass``,
+  /// then ``settleArguments``).
   @inline(__always)
   mutating func scanSignature(
     reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
     storage: UnsafeMutablePointer<[[SignatureFrame.Argument]]>?, twoPasses: UnsafeMutablePointer<Bool>?
   ) -> SignatureFrame? {
-    var frame = -1
+    var head = Head()
+    guard reader.readSignatureHead(&head, sink: &measure) else { return nil }
+    let frame = head.frame
 
-    // The return value.
-    let first = base[0]
-    var returnValue: SignatureFrame.Value
-    let returnEnd: Int
-    if isDigit(first) || first == 0x2B || first == 0x2D {
-      // No return type: an unencodable one.
-      returnValue = SignatureFrame.Value(size: 0, alignment: 1, caveats: .unknownSize)
-      returnEnd = 0
-    } else {
-      measure.caveats = LayoutCaveats()
-      guard measureType() else { return nil }
-      returnValue = SignatureFrame.Value(size: measure.size, alignment: measure.alignment, caveats: measure.caveats)
-      returnEnd = index
-    }
-    if index < count {
-      let byte = base[index]
-      if isDigit(byte) {
-        guard let value = reader.wholeOffset(previous: -1, frame: -1) else { return nil }
-        frame = value
-      } else if byte == 0x2B || byte == 0x2D {
-        return nil
-      }
-    }
-
-    var kind = SignatureEncoding.Kind.types
+    var onePass = OnePass(frame: frame, read: read, buffer: buffer)
+    guard reader.readSignatureArguments(&onePass, sink: &measure) else { return nil }
+    var kind = onePass.kind
+    var returnValue = head.returnValue
     let pushed: Int
     let frameLength: Int
     let offsetsMatch: Bool
-    switch scanArgumentsInOnePass(frame: frame, reading: read, into: buffer, kind: &kind) {
-    case .settled(let count, let running):
-      (pushed, frameLength, offsetsMatch) = (count, running, true)
-    case .failed:
-      return nil
-    case .inconsistent(let alreadyRead, let resumeAt):
+    if onePass.resumeAt < 0, frame < 0 || frame == onePass.running {
+      (pushed, frameLength, offsetsMatch) = (onePass.pushed, onePass.running, true)
+      if pushed == 1 { kind = SignatureFrame.Head.kind(onePass.firstHead, .other) }
+    } else {
       twoPasses?.pointee = true
       // The arguments read so far stay read; the one whose offset did not fit is read again.
+      let alreadyRead = onePass.pushed
       for position in 0..<alreadyRead {
         let argument = buffer[position]
         read[position].size = argument.size
@@ -56,50 +38,73 @@ extension FrameScanner {
         read[position].caveats = argument.caveats
         read[position].written = argument.writtenOffset ?? -1
       }
-      index = resumeAt
+      if onePass.resumeAt >= 0 { index = onePass.resumeAt }
+      var firstPass = FirstPass(frame: frame, pushed: alreadyRead, read: read)
+      for position in 0..<alreadyRead { firstPass.previous = max(firstPass.previous, read[position].written) }
+      guard reader.readSignatureArguments(&firstPass, sink: &measure) else { return nil }
       guard
-        let settled = scanArgumentsInTwoPasses(
-          frame: frame, returnEnd: returnEnd, returnValue: &returnValue, alreadyRead: alreadyRead, reading: read,
+        let settled = settleArguments(
+          firstPass.pushed, frame: frame, returnEnd: head.returnEnd, returnValue: &returnValue, reading: read,
           into: buffer, kind: &kind)
       else { return nil }
       (pushed, frameLength, offsetsMatch) = settled
     }
-
-    let settled = UnsafeBufferPointer(start: buffer, count: pushed)
-    let arguments: [SignatureFrame.Argument]
-    if pushed == 0 {
-      // No buffer to share (writing through the empty array's would make a new one each time).
-      arguments = []
-    } else if let storage {
-      // One array per argument count, made once: overwritten in place while no frame holds it.
-      storage.pointee.withUnsafeMutableBufferPointer { pool in
-        if pool[pushed].count == pushed {
-          pool[pushed].withUnsafeMutableBufferPointer { target in
-            for position in 0..<pushed { target[position] = buffer[position] }
-          }
-        } else {
-          pool[pushed] = [SignatureFrame.Argument](settled)
-        }
-      }
-      arguments = storage.pointee[pushed]
-    } else {
-      arguments = [SignatureFrame.Argument](settled)
-    }
     return SignatureFrame(
-      kind: kind, returnValue: returnValue, arguments: arguments, frameLength: frameLength,
-      writtenFrameLength: frame < 0 ? nil : frame, offsetsMatch: offsetsMatch)
+      kind: kind, returnValue: returnValue, arguments: arguments(pushed, from: buffer, storage: storage),
+      frameLength: frameLength, writtenFrameLength: frame < 0 ? nil : frame, offsetsMatch: offsetsMatch)
   }
 
-  /// What ``scanArgumentsInOnePass`` made of the arguments.
-  enum OnePassOutcome {
-    /// Every argument settled: `count` of them, `running` bytes of frame.
-    case settled(count: Int, running: Int)
-    /// A type with an error (the reader has it) or one the fast path gives up on (the tree runs).
-    case failed
-    /// An offset that is not the running sum (or a frame length that is not the total): the
-    /// two passes take over, with the first `read` arguments already read and the next one
-    /// starting at `resumeAt`.
-    case inconsistent(read: Int, resumeAt: Int)
+  /// The `pushed` settled arguments in `buffer` as an array: `storage`'s for that count when
+  /// there is one (made once, overwritten in place while no frame holds it), else a new one.
+  @inline(__always)
+  func arguments(
+    _ pushed: Int, from buffer: UnsafeMutablePointer<SignatureFrame.Argument>,
+    storage: UnsafeMutablePointer<[[SignatureFrame.Argument]]>?
+  ) -> [SignatureFrame.Argument] {
+    // No buffer to share (writing through the empty array's would make a new one each time).
+    if pushed == 0 { return [] }
+    let settled = UnsafeBufferPointer(start: buffer, count: pushed)
+    guard let storage else { return [SignatureFrame.Argument](settled) }
+    storage.pointee.withUnsafeMutableBufferPointer { pool in
+      if pool[pushed].count == pushed {
+        pool[pushed].withUnsafeMutableBufferPointer { target in
+          for position in 0..<pushed { target[position] = buffer[position] }
+        }
+      } else {
+        pool[pushed] = [SignatureFrame.Argument](settled)
+      }
+    }
+    return storage.pointee[pushed]
+  }
+
+  /// The return value and the frame length (-1 when none is written). A signed frame length, or
+  /// one the whole-offset rule does not read, hands over to the tree.
+  struct Head: SignatureVisitor {
+    /// No return type: an unencodable one.
+    var returnValue = SignatureFrame.Value(size: 0, alignment: 1, caveats: .unknownSize)
+    var returnEnd = 0
+    var frame = -1
+
+    @inline(__always)
+    mutating func returnType(_ sink: inout FrameMeasure, end: Int) -> Bool {
+      returnValue = SignatureFrame.Value(size: sink.size, alignment: sink.alignment, caveats: sink.caveats)
+      returnEnd = end
+      return true
+    }
+
+    @inline(__always)
+    mutating func frameLength(_ offset: WrittenOffset, reader: inout EncodingReader) -> Bool {
+      if offset.isAbsent { return true }
+      guard offset.sign == .none, let value = reader.wholeOffset(offset, previous: -1, frame: -1) else {
+        return false
+      }
+      frame = value
+      return true
+    }
+
+    func argument(
+      _ sink: inout FrameMeasure, typeStart: Int, offset: WrittenOffset, reader: inout EncodingReader
+    ) -> SignatureStep { .stop }
   }
 
   /// The arguments in one pass, for what clang writes whenever it could encode every
@@ -108,144 +113,145 @@ extension FrameScanner {
   /// to reconcile, no hidden layout, every offset agrees — so each argument is settled into
   /// `buffer` as soon as its type is read. Each is also recorded in `read`, so that the first
   /// offset that is not the running sum (an unencodable parameter's digit run, a packed
-  /// structure, `' '` as `__float128`, a leading zero) hands the arguments read so far to the
-  /// two passes, which reconcile them with the offsets.
-  @_transparent
-  mutating func scanArgumentsInOnePass(
-    frame: Int, reading read: UnsafeMutablePointer<ScannedArgument>,
-    into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
-  ) -> OnePassOutcome {
+  /// structure, `' '` as `__float128`, a leading zero) stops the pass at that argument
+  /// (`resumeAt`), and the two passes take over from there.
+  struct OnePass: SignatureVisitor {
+    let frame: Int
+    let read: UnsafeMutablePointer<ScannedArgument>
+    let buffer: UnsafeMutablePointer<SignatureFrame.Argument>
     var pushed = 0
     var running = 0
     var firstHead = SignatureFrame.Head.other
-    while index < count {
-      let typeStart = index
-      measure.caveats = LayoutCaveats()
-      guard measureType() else { return .failed }
-      let typeEnd = index
+    var kind = SignatureEncoding.Kind.types
+    /// Where the two passes take over (-1: they do not).
+    var resumeAt = -1
+
+    @_transparent
+    mutating func argument(
+      _ sink: inout FrameMeasure, typeStart: Int, offset: WrittenOffset, reader: inout EncodingReader
+    ) -> SignatureStep {
+      let typeEnd = offset.start
       if pushed < 2 {
-        let head = SignatureFrame.Head(base, typeStart, typeEnd)
+        let head = SignatureFrame.Head(reader.base, typeStart, typeEnd)
         if pushed == 0 { firstHead = head } else { kind = SignatureFrame.Head.kind(firstHead, head) }
       }
       var written = -1
-      if index < count {
-        let byte = base[index]
-        if isDigit(byte) {
-          // Kept only when `wholeOffset` reads the run as one offset (no leading zero, not
-          // above the frame length) and it is the running sum, so that the arguments read so
-          // far can be handed to the two passes as they are; anything else is theirs to read
-          // as a whole offset or split.
-          guard let value = reader.wholeOffset(previous: running, frame: frame), value == running else {
-            return .inconsistent(read: pushed, resumeAt: typeStart)
-          }
-          written = value
-        } else if byte == 0x2B || byte == 0x2D {
-          // A signed offset: the tree parser reads it.
-          return .failed
+      if !offset.isAbsent {
+        // A signed offset: the tree parser reads it.
+        guard offset.sign == .none else { return .fail }
+        // Kept only when the run reads as one offset (no leading zero, not above the frame
+        // length) that is the running sum, so that the arguments read so far can be handed to
+        // the two passes as they are; anything else is theirs to read as a whole offset or split.
+        guard let value = reader.wholeOffset(offset, previous: running, frame: frame), value == running else {
+          resumeAt = typeStart
+          return .stop
         }
+        written = value
       }
-      guard pushed < SignatureFrame.fastArgumentCapacity else { return .failed }
+      guard pushed < SignatureFrame.fastArgumentCapacity else { return .fail }
       // What the settled argument does not keep (`ScannedArgument` is trivial: its other
       // fields are filled in from `buffer` if the two passes take over).
-      (read + pushed).pointee.shape = measure.shape
+      (read + pushed).pointee.shape = sink.shape
       (read + pushed).pointee.typeStart = typeStart
       (read + pushed).pointee.typeEnd = typeEnd
-      let slot = rules.parameterSlot(size: measure.size, shape: measure.shape)
+      let slot = sink.rules.parameterSlot(size: sink.size, shape: sink.shape)
       (buffer + pushed).initialize(
         to: SignatureFrame.Argument(
-          size: measure.size, alignment: measure.alignment, caveats: measure.caveats, slotSize: slot, offset: running,
+          size: sink.size, alignment: sink.alignment, caveats: sink.caveats, slotSize: slot, offset: running,
           writtenOffset: written < 0 ? nil : written))
       pushed &+= 1
       let (sum, overflowed) = running.addingReportingOverflow(slot)
       // A frame that overflows `Int` is reported by the tree parser.
-      if overflowed { return .failed }
+      if overflowed { return .fail }
       running = sum
+      return .next
     }
-    if frame >= 0, frame != running { return .inconsistent(read: pushed, resumeAt: index) }
-    if pushed == 1 { kind = SignatureFrame.Head.kind(firstHead, .other) }
-    return .settled(count: pushed, running: running)
   }
 
-  /// The arguments in two passes over few values each: the first reads the types and offsets
-  /// into `read` after the `alreadyRead` there (nothing settled, so the loop carries only the
-  /// position and the last offset); the second settles each argument now that the offset after
-  /// it is known, into `buffer`. Returns the count, the frame length and whether the offsets
-  /// match; `returnValue` takes the size an argument spelled as the return type shows.
+  /// The first of the two passes: each argument's type and written offset into `read` after
+  /// those already there (nothing settled, so it carries only the count and the last offset).
+  /// A digit run that is not one offset holds the offsets of unencodable parameters after the
+  /// argument: each becomes an argument of its own.
+  struct FirstPass: SignatureVisitor {
+    let frame: Int
+    var pushed: Int
+    let read: UnsafeMutablePointer<ScannedArgument>
+    /// The last written offset so far (they never decrease; -1 for none).
+    var previous = -1
+
+    mutating func argument(
+      _ sink: inout FrameMeasure, typeStart: Int, offset: WrittenOffset, reader: inout EncodingReader
+    ) -> SignatureStep {
+      let capacity = SignatureFrame.fastArgumentCapacity
+      let typeEnd = offset.start
+      var written = -1
+      if !offset.isAbsent {
+        // A signed offset: the tree parser reads it.
+        guard offset.sign == .none else { return .fail }
+        if let whole = reader.wholeOffset(offset, previous: previous, frame: frame) {
+          written = whole
+          previous = whole
+        } else {
+          return split(offset, sink: sink, typeStart: typeStart, reader: reader) ? .next : .fail
+        }
+      }
+      guard pushed < capacity else { return .fail }
+      (read + pushed).initialize(
+        to: ScannedArgument(
+          size: sink.size, alignment: sink.alignment, caveats: sink.caveats, shape: sink.shape, written: written,
+          typeStart: typeStart, typeEnd: typeEnd))
+      pushed &+= 1
+      return .next
+    }
+
+    /// The argument measured in `sink`, then an unencodable one for each further offset its
+    /// digit run holds.
+    mutating func split(
+      _ offset: WrittenOffset, sink: FrameMeasure, typeStart: Int, reader: EncodingReader
+    ) -> Bool {
+      let typeEnd = offset.start
+      let splitter = OffsetRunSplitter(
+        digits: UnsafeBufferPointer(start: reader.base + offset.start, count: offset.digitCount),
+        previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame)
+      let typeBytes = UnsafeBufferPointer(start: reader.base + typeStart, count: typeEnd &- typeStart)
+      var pieces = OffsetPieces()
+      guard
+        splitter.split(
+          into: &pieces,
+          firstHasZeroSize: {
+            TypeEncoding.hasKnownZeroSize(
+              encodedBy: typeBytes, size: sink.size, caveats: sink.caveats, rules: sink.rules,
+              maximumNestingDepth: reader.maximumDepth)
+          }),
+        pushed &+ pieces.count <= SignatureFrame.fastArgumentCapacity
+      else { return false }
+      (read + pushed).initialize(
+        to: ScannedArgument(
+          size: sink.size, alignment: sink.alignment, caveats: sink.caveats, shape: sink.shape, written: pieces[0],
+          typeStart: typeStart, typeEnd: typeEnd))
+      pushed &+= 1
+      for piece in 1..<pieces.count {
+        (read + pushed).initialize(
+          to: ScannedArgument(
+            size: 0, alignment: 1, caveats: .unknownSize, shape: .unencodable, written: pieces[piece],
+            typeStart: typeEnd, typeEnd: typeEnd))
+        pushed &+= 1
+      }
+      previous = pieces[pieces.count - 1]
+      return true
+    }
+  }
+
+  /// The second of the two passes: slots and offsets, each of the `pushed` arguments in `read`
+  /// settled into `buffer` now that the offset after it is known. Returns the count, the frame
+  /// length and whether the offsets match; `returnValue` takes the size an argument spelled as
+  /// the return type shows.
   @inline(never)
-  mutating func scanArgumentsInTwoPasses(
-    frame: Int, returnEnd: Int, returnValue: inout SignatureFrame.Value, alreadyRead: Int,
+  func settleArguments(
+    _ pushed: Int, frame: Int, returnEnd: Int, returnValue: inout SignatureFrame.Value,
     reading read: UnsafeMutablePointer<ScannedArgument>,
     into buffer: UnsafeMutablePointer<SignatureFrame.Argument>, kind: inout SignatureEncoding.Kind
   ) -> (count: Int, frameLength: Int, offsetsMatch: Bool)? {
-    let capacity = SignatureFrame.fastArgumentCapacity
-    // First pass: each argument's type and written offset (-1 when absent).
-    var pushed = alreadyRead
-    // The last written offset so far (they never decrease).
-    var previous = -1
-    for position in 0..<alreadyRead { previous = max(previous, read[position].written) }
-    while index < count {
-      let typeStart = index
-      measure.caveats = LayoutCaveats()
-      guard measureType() else { return nil }
-      let typeEnd = index
-      var written = -1
-      if index < count {
-        let byte = base[index]
-        if isDigit(byte) {
-          let runStart = index
-          if let whole = reader.wholeOffset(previous: previous, frame: frame) {
-            written = whole
-            previous = whole
-          } else {
-            // A digit run holding the offsets of unencodable parameters after this one.
-            let splitter = OffsetRunSplitter(
-              digits: UnsafeBufferPointer(start: base + runStart, count: index &- runStart),
-              previous: previous < 0 ? nil : previous, frame: frame < 0 ? nil : frame)
-            let (typeBytes, typeSize, typeCaveats) = (
-              UnsafeBufferPointer(start: base + typeStart, count: typeEnd &- typeStart), measure.size, measure.caveats
-            )
-            var pieces = OffsetPieces()
-            guard
-              splitter.split(
-                into: &pieces,
-                firstHasZeroSize: {
-                  TypeEncoding.hasKnownZeroSize(
-                    encodedBy: typeBytes, size: typeSize, caveats: typeCaveats, rules: rules,
-                    maximumNestingDepth: reader.maximumDepth)
-                }),
-              pushed &+ pieces.count <= capacity
-            else { return nil }
-            (read + pushed).initialize(
-              to: ScannedArgument(
-                size: measure.size, alignment: measure.alignment, caveats: measure.caveats, shape: measure.shape,
-                written: pieces[0],
-                typeStart: typeStart, typeEnd: typeEnd))
-            pushed &+= 1
-            for piece in 1..<pieces.count {
-              (read + pushed).initialize(
-                to: ScannedArgument(
-                  size: 0, alignment: 1, caveats: .unknownSize, shape: .unencodable, written: pieces[piece],
-                  typeStart: typeEnd, typeEnd: typeEnd))
-              pushed &+= 1
-            }
-            previous = pieces[pieces.count - 1]
-            continue
-          }
-        } else if byte == 0x2B || byte == 0x2D {
-          // A signed offset: the tree parser reads it.
-          return nil
-        }
-      }
-      guard pushed < capacity else { return nil }
-      (read + pushed).initialize(
-        to: ScannedArgument(
-          size: measure.size, alignment: measure.alignment, caveats: measure.caveats, shape: measure.shape,
-          written: written,
-          typeStart: typeStart, typeEnd: typeEnd))
-      pushed &+= 1
-    }
-
-    // Second pass: slots and offsets, each argument settled with the offset after it.
     var assembler = FrameAssembler(rules: rules)
     for position in 0..<pushed {
       let argument = read[position]
@@ -276,4 +282,11 @@ extension FrameScanner {
       size: returnValue.size, alignment: returnValue.alignment, caveats: returnValue.caveats)
     return (pushed, assembler.running, assembler.offsetsMatch(frame: writtenFrame))
   }
+}
+
+/// The scanner's visitors measure each type afresh; those of the arguments leave the head alone.
+extension SignatureVisitor where Sink == FrameMeasure {
+  @inline(__always) func willRead(into sink: inout FrameMeasure) { sink.caveats = LayoutCaveats() }
+  @inline(__always) func returnType(_ sink: inout FrameMeasure, end: Int) -> Bool { true }
+  @inline(__always) func frameLength(_ offset: WrittenOffset, reader: inout EncodingReader) -> Bool { true }
 }

@@ -31,9 +31,4 @@ struct FrameScanner {
     get { reader.index }
     set { reader.index = newValue }
   }
-
-  /// Reads and measures one type at `index` into the measure's `size`, `alignment`, `shape` and
-  /// `caveats`.
-  @_transparent
-  mutating func measureType() -> Bool { reader.readType(into: &measure) }
 }
