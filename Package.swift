@@ -81,14 +81,18 @@ let package = Package(
     .target(
       name: "BlockSignatureHook",
       dependencies: [
-        "BlockSignature", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI", "CBlockSignatureHook", "CFFI",
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "BlockSignatureFFI", "CBlockABI",
+        "CBlockSignatureHook", "CFFI",
       ],
       swiftSettings: swiftSettings
     ),
     .target(name: "CBlockSignatureTraceAgent", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "BlockSignatureTraceAgent",
-      dependencies: ["BlockSignature", "BlockSignatureRuntime", "BlockSignatureHook", "CBlockSignatureTraceAgent"],
+      dependencies: [
+        "BlockSignature", "BlockSignatureSystem", "BlockSignatureRuntime", "BlockSignatureHook",
+        "CBlockSignatureTraceAgent",
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

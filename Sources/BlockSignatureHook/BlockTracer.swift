@@ -1,8 +1,8 @@
 import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import CBlockSignatureHook
-import Glibc
 import Synchronization
 
 /// Traces calls of live blocks: each traced block gets an `after` hook that hands a
@@ -217,7 +217,7 @@ public final class BlockTracer: Sendable {
   public func waitForCallsInFlight(milliseconds: Int) -> Bool {
     for _ in 0..<max(1, milliseconds) {
       if shared.inFlight.load(ordering: .acquiring) <= 0 { return true }
-      usleep(1000)
+      system_sleep(microseconds: 1000)
     }
     return shared.inFlight.load(ordering: .acquiring) <= 0
   }

@@ -9,8 +9,8 @@
 import BlockSignature
 import BlockSignatureHook
 import BlockSignatureRuntime
+import BlockSignatureSystem
 import CBlockSignatureTraceAgent
-import Glibc
 import Synchronization
 
 /// Lines waiting to be written.
@@ -31,10 +31,10 @@ final class TraceAgent: Sendable {
   private let noted = Mutex<Set<UInt>>([])
 
   init() {
-    let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+    let environment = system_environment
     let file = environment("BLOCKSIG_TRACE_OUTPUT")
-    let output =
-      file.map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) } ?? fcntl(2, F_DUPFD_CLOEXEC, 3)
+    // A file that cannot be opened: the lines are lost, the program runs on (-1 fails each write).
+    let output = (try? system_openForAppending(file).get()) ?? -1
     self.output = output
     let json = environment("BLOCKSIG_TRACE_JSON") == "1"
     self.json = json
@@ -72,14 +72,7 @@ final class TraceAgent: Sendable {
 
   /// Writes every byte of `bytes`.
   static func writeAll(_ bytes: [UInt8], to output: Int32) {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    bytes.withUnsafeBytes { system_writeAll(output, $0) }
   }
 
   /// Writes `line` and a newline in one `write`, so that lines of threads never interleave.
@@ -108,7 +101,7 @@ final class TraceAgent: Sendable {
 
   /// Traces the global literals in the process's memory (images loaded so far).
   func traceGlobalLiterals() {
-    guard let blocks = try? BlockInfo.blocks(inProcess: getpid(), maximumRegionSize: 64 << 20) else { return }
+    guard let blocks = try? BlockInfo.blocks(inProcess: system_processID(), maximumRegionSize: 64 << 20) else { return }
     for block in blocks where block.kind == .global {
       guard let pointer = UnsafeRawPointer(bitPattern: block.address) else { continue }
       trace(pointer)
@@ -143,7 +136,7 @@ let agent = TraceAgent()
 @_cdecl("bsta_agent_start")
 func agentStart() {
   agent.traceGlobalLiterals()
-  atexit { agent.finish() }
+  system_atExit { agent.finish() }
 }
 
 @_cdecl("bsta_agent_copied")

@@ -242,6 +242,16 @@ struct TraceCLITests {
     #expect(missing.stderr.contains("/nonexistent/program"))
   }
 
+  /// An output file that cannot be written stops the trace before the program runs (73).
+  @Test func unwritableOutputExits73() throws {
+    let run = try blocksig(
+      ["trace", "--output", "/nonexistent/folder/trace.txt", "--", try Self.compiled().path], timeout: 60)
+    #expect(run.status == 73)
+    #expect(
+      run.stderr.contains("/nonexistent/folder/trace.txt: cannot write: No such file or directory"), "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+  }
+
   /// A dynamic program that links no blocks runtime runs as it would, with a warning that only
   /// libraries it loads later could bring blocks; one that links a runtime gets none.
   @Test func programWithoutABlocksRuntimeIsWarnedAbout() throws {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import BlockSignatureBinary
 import BlockSignatureSystem
 import Foundation
-import Glibc
 
 extension BlockSig {
   /// `blocksig trace`: run a program with the trace agent preloaded and report every call of
@@ -61,7 +61,7 @@ extension BlockSig {
         TraceLauncher.complain("\(name): no such program, or not executable")
         throw ExitCode(66)
       }
-      var environment = TraceLauncher.environment()
+      var environment = system_environmentVariables()
       if TraceLauncher.isStaticallyLinked(program) {
         TraceLauncher.complain("warning: \(program) is statically linked: it runs untraced")
       } else if let agent = TraceLauncher.agentPath() {
@@ -78,78 +78,61 @@ extension BlockSig {
         if !symbols.isEmpty { environment["BLOCKSIG_TRACE_SYMBOLS"] = symbols.joined(separator: "\n") }
         if let output {
           let path = TraceLauncher.absolute(output)
-          let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-          guard descriptor >= 0 else {
-            TraceLauncher.complain("\(output): cannot write: \(String(cString: strerror(errno)))")
+          if case .failure(let error) = system_createEmptyFile(path) {
+            TraceLauncher.complain("\(output): cannot write: \(error.reason)")
             throw ExitCode(73)
           }
-          close(descriptor)
           environment["BLOCKSIG_TRACE_OUTPUT"] = path
         }
       } else {
         TraceLauncher.complain(
           "warning: the trace agent libBlockSignatureTraceAgent.so is not next to blocksig: the program runs untraced")
       }
-      let status = TraceLauncher.run(program, arguments: command, environment: environment)
-      guard let status else {
-        TraceLauncher.complain("\(name): cannot be run: \(String(cString: strerror(errno)))")
+      // The terminal's interrupt reaches the program; blocksig waits for it to decide.
+      switch system_spawnAndWait(program, arguments: command, environment: environment) {
+      case .success(let status):
+        throw ExitCode(status)
+      case .failure(let error) where error.call == "posix_spawn":
+        TraceLauncher.complain("\(name): cannot be run: \(error.reason)")
         throw ExitCode(66)
+      case .failure(let error):
+        TraceLauncher.complain("\(name): lost: \(error.message)")
+        throw ExitCode(1)
       }
-      throw ExitCode(status)
     }
   }
 }
 
-/// Starting the traced program: finding it, its environment, the agent, waiting for it.
+/// Starting the traced program: finding it and the agent, and what the program links.
 enum TraceLauncher {
   /// Writes `message` and a newline to standard error.
   static func complain(_ message: String) {
-    let line = "blocksig trace: \(message)\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
+    var line = "blocksig trace: \(message)\n"
+    line.withUTF8 { system_writeAll(2, UnsafeRawBufferPointer($0)) }
   }
 
   /// `path` made absolute against the current directory.
   static func absolute(_ path: String) -> String {
-    guard !path.hasPrefix("/") else { return path }
-    guard let directory = getcwd(nil, 0) else { return path }
-    defer { free(directory) }
-    return String(cString: directory) + "/" + path
+    guard !path.hasPrefix("/"), let directory = system_currentDirectory() else { return path }
+    return directory + "/" + path
   }
 
   /// The executable `name` names: a path when it has a slash, else the first match on PATH.
   static func resolve(_ name: String) -> String? {
-    if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-    let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+    if name.contains("/") { return system_isExecutable(name) ? name : nil }
+    let path = system_environment("PATH") ?? "/usr/bin:/bin"
     for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
       let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
-      if access(candidate, X_OK) == 0 { return candidate }
+      if system_isExecutable(candidate) { return candidate }
     }
     return nil
   }
 
-  /// This process's environment, by name.
-  static func environment() -> [String: String] {
-    var result: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let text = String(cString: pointer)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      entry += 1
-    }
-    return result
-  }
-
   /// The agent library next to this executable, if it is there.
   static func agentPath() -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = executable.lastIndex(of: "/") else { return nil }
+    guard let executable = system_executablePath(), let slash = executable.lastIndex(of: "/") else { return nil }
     let agent = String(executable[..<slash]) + "/libBlockSignatureTraceAgent.so"
-    return access(agent, R_OK) == 0 ? agent : nil
+    return system_isRegularFile(agent) ? agent : nil
   }
 
   /// Whether the libraries the dynamic linker maps for `program` at start (`ldd`, which asks
@@ -158,10 +141,10 @@ enum TraceLauncher {
   /// cannot tell.
   static func linksABlocksRuntime(_ program: String) -> Bool? {
     let candidates: [String] = ["/usr/bin/ldd", "/bin/ldd"]
-    guard let ldd = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+    guard let ldd = candidates.first(where: system_isExecutable) else { return nil }
     let folder = FileManager.default.temporaryDirectory.path
-    let output = "\(folder)/blocksig-ldd-\(getpid()).txt"
-    defer { unlink(output) }
+    let output = "\(folder)/blocksig-ldd-\(system_processID()).txt"
+    defer { system_removeFile(output) }
     guard
       case .success(.exited(0)) = system_runProgram(
         ldd, [program], directory: "/", outputPath: output, errorPath: "/dev/null", timeLimit: 10),
@@ -173,48 +156,6 @@ enum TraceLauncher {
   /// Whether the ELF file at `path` has no program interpreter (a static executable). A file
   /// that is not ELF (a script) is left to the kernel: not static.
   static func isStaticallyLinked(_ path: String) -> Bool {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var header = [UInt8](repeating: 0, count: 64)
-    guard pread(descriptor, &header, 64, 0) == 64, header[0..<4] == [0x7f, 0x45, 0x4c, 0x46], header[4] == 2 else {
-      return false
-    }
-    let load = { (offset: Int, size: Int) -> Int in
-      (0..<size).reduce(0) { $0 | Int(header[offset + $1]) << (8 * $1) }
-    }
-    let (table, entrySize, count) = (load(32, 8), load(54, 2), load(56, 2))
-    var entry = [UInt8](repeating: 0, count: 4)
-    for index in 0..<count {
-      guard pread(descriptor, &entry, 4, off_t(table + index * entrySize)) == 4 else { return false }
-      if entry == [3, 0, 0, 0] { return false }  // PT_INTERP
-    }
-    return true
-  }
-
-  /// Runs `program` with `arguments` (the first is its name) and `environment`, waits for it
-  /// and returns its exit status, or 128 + the signal that ended it; nil when it cannot start.
-  static func run(_ program: String, arguments: [String], environment: [String: String]) -> Int32? {
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, program, nil, nil, argv, envp)
-    guard spawned == 0 else {
-      errno = spawned
-      return nil
-    }
-    // The terminal's interrupt reaches the program; blocksig waits for it to decide.
-    signal(SIGINT, SIG_IGN)
-    signal(SIGQUIT, SIG_IGN)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      guard errno == EINTR else { return 1 }
-    }
-    if status & 0x7f == 0 { return (status >> 8) & 0xff }
-    return 128 + (status & 0x7f)
+    elfNamesProgramInterpreter(atPath: path) == false
   }
 }
