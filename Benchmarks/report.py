@@ -410,6 +410,21 @@ def check_targets(corpus, peers, status, benchmarks, timings, counted, paired, f
             f"{timed['ratio']:.2f}× (median of {floor['rounds']} rounds, {timed['min']:.2f}–{timed['max']:.2f}; "
             f"{timed['ns']:.1f} vs {floor['floor']:.1f} ns)", timed["ratio"] <= factor,
             f"{counts[mode] / counts['floor']:.2f}× ({counts[mode]:.0f} vs {counts['floor']:.0f})" if counts else "—")
+    # The core's goals in instructions (callgrind on `corpus-check --repeat`, debug info
+    # stripped), and the tree's heap allocations (the benchmark's mallocs, per signature).
+    counts = floor.get("instructions", {})
+    for mode, label, factor in (("reader", "frame reader", 3), ("tree", "tree, parse + layout", 8)):
+        ratio = counts[mode] / counts["floor"] if counts else None
+        row(f"{label} ≤ {factor}× the floor in instructions, whole corpus",
+            f"{ratio:.2f}× ({counts[mode]:.0f} vs {counts['floor']:.0f} per signature)" if counts
+            else "not counted (no valgrind, or BENCH_INSTRUCTIONS=0)",
+            ratio is not None and ratio <= factor,
+            f"{counts[mode]:.0f} per signature" if counts else "—")
+    tree = benchmarks.get("Layout/parse+layout/corpus", {}).get("Malloc (total)")
+    tree_mallocs = tree["scorePercentiles"]["50.0"] / n if tree else None
+    row("tree, parse + layout: ≤ 1 heap allocation per signature, whole corpus",
+        f"{fmt(tree_mallocs, 2)} mallocs per signature (Layout/parse+layout/corpus)",
+        tree_mallocs is not None and tree_mallocs <= 1)
     row("100 % of the corpus answered, none wrong",
         f"{whole['answered']}/{whole['total']} answered, {whole['wrong']} wrong, {whole['estimate']} flagged estimates",
         whole["answered"] == whole["total"] and whole["wrong"] == 0)
