@@ -144,8 +144,8 @@ let package = Package(
     .testTarget(
       name: "BlockSignatureRuntimeTests",
       dependencies: [
-        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "CBlockABI", "BlockFixtures",
-        "FixtureSupport", "TestSupport",
+        "BlockSignature", "BlockSignatureBinary", "BlockSignatureRuntime", "CBlockABI", "CBlockSignatureShims",
+        "BlockFixtures", "FixtureSupport", "TestSupport",
       ],
       swiftSettings: swiftSettings
     ),

@@ -102,6 +102,14 @@ public struct BlockInfo: Hashable, Sendable {
       runtime: { _ in runtime })
   }
 
+  /// Reads the block at `pointer`, in this process, without naming its addresses (``invoke``,
+  /// ``isaSymbol`` and the helpers stay nil): for callers that only need its flags, invoke
+  /// address and signature, such as an invocation (each `dladdr` costs about a microsecond).
+  package init(inspectingUnnamed pointer: UnsafeRawPointer) throws(BlockInspectionError) {
+    try self.init(
+      reading: UInt(bitPattern: pointer), memory: ProcessMemory(), symbol: { _ in nil }, runtime: { _ in nil })
+  }
+
   /// The signature parsed, or nil when the block has none.
   ///
   ///     info.signature                             // "i20@?0i8q12"

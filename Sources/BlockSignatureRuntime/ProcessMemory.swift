@@ -10,6 +10,10 @@ import CBlockSignatureShims
 /// a crash. Where that call is unavailable for this process (another OS, a seccomp sandbox),
 /// its own reads are unchecked and ``isChecked`` is false; another process's memory is read
 /// through that call only.
+///
+/// This process's reads of bytes inside a readable segment of a loaded object (where blocks'
+/// descriptors and signatures live) are copied without a system call, under the dynamic
+/// linker's lock (`cbs_copy_from_loaded_image`); other bytes go through `process_vm_readv`.
 package struct ProcessMemory {
   /// The process read; nil for this one.
   let pid: Int32?
@@ -52,6 +56,7 @@ package struct ProcessMemory {
       base.copyMemory(from: UnsafeRawPointer(bitPattern: address)!, byteCount: buffer.count)
       return nil
     }
+    if pid == nil, cbs_copy_from_loaded_image(address, base, buffer.count) == 1 { return nil }
     var done = 0
     while done < buffer.count {
       let read = cbs_read_process_memory(pid ?? -1, address + UInt(done), base + done, buffer.count - done)
@@ -73,6 +78,7 @@ package struct ProcessMemory {
   ///   the first read when not even the first byte is readable.
   package func cString(at address: UInt, limit: Int) -> Result<(bytes: [UInt8], terminated: Bool), SystemCallError> {
     guard address != 0 else { return .failure(SystemCallError(call: "process_vm_readv", code: SystemErrno.fault)) }
+    if pid == nil, isChecked, let found = ownLoadedString(at: address, limit: limit) { return .success(found) }
     var bytes: [UInt8] = []
     var position = address
     var chunk = [UInt8](repeating: 0, count: 256)
@@ -114,5 +120,23 @@ package struct ProcessMemory {
       position += UInt(read)
     }
     return .success((bytes, false))
+  }
+
+  /// The string at `address` when it lies in a readable segment of a loaded object and ends
+  /// within it or at `limit`; nil otherwise (read through `process_vm_readv` then).
+  private func ownLoadedString(at address: UInt, limit: Int) -> (bytes: [UInt8], terminated: Bool)? {
+    // Measured first, then copied into an array of that length (the object may be unloaded
+    // in between: the copy then fails, and the caller reads another way).
+    var terminated: Int32 = 0
+    let length = cbs_copy_string_from_loaded_image(address, nil, limit, &terminated)
+    guard length >= 0, terminated != 0 || length == limit else { return nil }
+    var copied = -1
+    var ignored: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+      copied = length == 0 ? 0 : cbs_copy_string_from_loaded_image(address, buffer.baseAddress, length, &ignored)
+      count = max(0, min(copied, length))
+    }
+    guard copied == length else { return nil }
+    return (bytes, terminated != 0)
   }
 }

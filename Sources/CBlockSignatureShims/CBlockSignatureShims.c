@@ -93,3 +93,80 @@ int cbs_each_image(int (*visit)(const char *, uintptr_t, void *), void *context)
   return 0;
 }
 #endif
+
+#if defined(__linux__)
+/// What one search of the loaded objects looks for, and what it found.
+typedef struct {
+  uintptr_t address;
+  unsigned char *buffer;
+  size_t count;
+  int isString;
+  long copied;
+  int terminated;
+} CBS_ImageCopy;
+
+/// The readable bytes from `address` to the end of its readable `PT_LOAD` segment of `info`'s
+/// object, or 0 when no such segment holds it.
+static size_t cbs_image_span(struct dl_phdr_info *info, uintptr_t address) {
+  for (size_t index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_R)) continue;
+    uintptr_t start = (uintptr_t)info->dlpi_addr + (uintptr_t)segment->p_vaddr;
+    uintptr_t end = start + (uintptr_t)segment->p_memsz;
+    if (address >= start && address < end) return end - address;
+  }
+  return 0;
+}
+
+/// `dl_iterate_phdr`'s callback: copies from the object whose segment holds the address, while
+/// the dynamic linker's list is locked; 1 stops the walk.
+static int cbs_copy_from_image(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  CBS_ImageCopy *copy = data;
+  size_t span = cbs_image_span(info, copy->address);
+  if (span == 0) return 0;
+  const unsigned char *source = (const unsigned char *)copy->address;
+  if (!copy->isString) {
+    if (span >= copy->count) {
+      memcpy(copy->buffer, source, copy->count);
+      copy->copied = (long)copy->count;
+    }
+    return 1;
+  }
+  size_t limit = span < copy->count ? span : copy->count;
+  const unsigned char *nul = memchr(source, 0, limit);
+  size_t length = nul ? (size_t)(nul - source) : limit;
+  if (copy->buffer) memcpy(copy->buffer, source, length);
+  copy->copied = (long)length;
+  copy->terminated = nul != NULL;
+  return 1;
+}
+#endif
+
+int cbs_copy_from_loaded_image(uintptr_t address, void *buffer, size_t count) {
+#if defined(__linux__)
+  CBS_ImageCopy copy = {address, buffer, count, 0, -1, 0};
+  dl_iterate_phdr(cbs_copy_from_image, &copy);
+  return copy.copied == (long)count;
+#else
+  (void)address;
+  (void)buffer;
+  (void)count;
+  return 0;
+#endif
+}
+
+long cbs_copy_string_from_loaded_image(uintptr_t address, void *buffer, size_t limit, int *terminated) {
+#if defined(__linux__)
+  CBS_ImageCopy copy = {address, buffer, limit, 1, -1, 0};
+  dl_iterate_phdr(cbs_copy_from_image, &copy);
+  *terminated = copy.terminated;
+  return copy.copied;
+#else
+  (void)address;
+  (void)buffer;
+  (void)limit;
+  *terminated = 0;
+  return -1;
+#endif
+}

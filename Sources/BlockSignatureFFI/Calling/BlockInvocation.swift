@@ -52,7 +52,7 @@ public final class BlockInvocation: @unchecked Sendable {
     }
     let info: BlockInfo
     do {
-      info = try BlockInfo(inspecting: block)
+      info = try BlockInfo(inspectingUnnamed: block)
     } catch {
       throw InvocationError(kind: .notABlock, message: error.description)
     }

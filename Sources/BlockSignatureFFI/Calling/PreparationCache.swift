@@ -8,14 +8,26 @@
 import BlockSignatureSystem
 
 package final class PreparationCache<Value>: @unchecked Sendable {
+  /// A kept value and when it was last used: a reference, so that a use updates the time in
+  /// place instead of writing the value back into the dictionary.
+  private final class Entry {
+    let value: Value
+    var lastUse: UInt64
+
+    init(value: Value, lastUse: UInt64) {
+      self.value = value
+      self.lastUse = lastUse
+    }
+  }
+
   private struct Table {
-    var entries: [String: (value: Value, lastUse: UInt64)] = [:]
+    var entries: [String: Entry] = [:]
     var clock: UInt64 = 0
 
     mutating func use(_ key: String) -> Value? {
       guard let entry = entries[key] else { return nil }
       clock += 1
-      entries[key] = (entry.value, clock)
+      entry.lastUse = clock
       return entry.value
     }
   }
@@ -38,7 +50,7 @@ package final class PreparationCache<Value>: @unchecked Sendable {
     return table.withLock { table in
       if let known = table.use(key) { return known }
       table.clock += 1
-      table.entries[key] = (made, table.clock)
+      table.entries[key] = Entry(value: made, lastUse: table.clock)
       while table.entries.count > limit,
         let oldest = table.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
       {

@@ -47,6 +47,21 @@ long cbs_read_memory(const void *_Nullable address, void *buffer, size_t count);
 /// Linux).
 long cbs_read_process_memory(int pid, uintptr_t address, void *buffer, size_t count);
 
+/// Copies `count` bytes at `address` in this process into `buffer` when they all lie in one
+/// readable loadable segment (`PT_LOAD` with `PF_R`) of an object the dynamic linker has
+/// loaded: a block's descriptor and signature almost always do. No system call: the copy is
+/// made inside `dl_iterate_phdr`, whose lock keeps `dlclose` from unmapping the object
+/// meanwhile. Returns 1 when copied, 0 when the bytes are not all in such a segment (the
+/// caller reads them with `cbs_read_process_memory`).
+int cbs_copy_from_loaded_image(uintptr_t address, void *buffer, size_t count);
+
+/// The NUL-terminated string at `address`, copied the same way: at most `limit` bytes, up to
+/// the NUL or the end of the segment. Returns the bytes copied (NUL excluded), with
+/// `*terminated` set when a NUL ended them, or -1 when `address` is in no such segment. A
+/// NULL `buffer` measures the string without copying it.
+long cbs_copy_string_from_loaded_image(
+    uintptr_t address, void *_Nullable buffer, size_t limit, int *terminated);
+
 /// The index of the first `byte` in the `count` bytes at `bytes`, or `count` when there is
 /// none: libc's `memchr`, which reads many bytes per step (the binary scanner skips through
 /// megabytes of code with it).

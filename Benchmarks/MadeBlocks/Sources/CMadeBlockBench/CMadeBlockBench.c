@@ -1,6 +1,7 @@
 // See the header.
 #include "CMadeBlockBench.h"
 
+#include <Block.h>
 #include <ffi.h>
 #include <stddef.h>
 #include <time.h>
@@ -32,6 +33,15 @@ double cmb_time_function(const void *function, long count, double *checksum) {
 const void *cmb_clang_block(void) {
   static double (^block)(int, double) = ^(int a, double b) { return a * b; };
   return (const void *)block;
+}
+
+const void *cmb_clang_heap_block(void) {
+  static const void *copy = NULL;
+  if (!copy) {
+    double factor = 1.0;
+    copy = _Block_copy(^(int a, double b) { return a * b * factor; });
+  }
+  return copy;
 }
 
 static double cmb_direct(int a, double b) { return a * b; }

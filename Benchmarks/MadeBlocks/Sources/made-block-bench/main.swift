@@ -70,6 +70,7 @@ do {
   // Making: a block of a prepared signature, made and released; a trampoline over clang's block.
   let makes = 20_000
   var makeSamples: [Double] = [], trampolineSamples: [Double] = [], madeTrampolineSamples: [Double] = []
+  var heapTrampolineSamples: [Double] = []
   let madeBlock = try DynamicBlock(signature: signature) { call in call.result.storeBytes(of: 1.0, as: Double.self) }
   for _ in 0..<rounds {
     var start = now()
@@ -81,13 +82,22 @@ do {
     for _ in 0..<makes { _ = try CFunctionTrampoline(block: cmb_clang_block()) }
     trampolineSamples.append((now() - start) / Double(makes))
     start = now()
+    for _ in 0..<makes { _ = try CFunctionTrampoline(block: cmb_clang_heap_block()) }
+    heapTrampolineSamples.append((now() - start) / Double(makes))
+    start = now()
     for _ in 0..<makes { _ = try CFunctionTrampoline(madeBlock) }
     madeTrampolineSamples.append((now() - start) / Double(makes))
   }
   let make = makeSamples.sorted()[rounds / 2], makeTrampoline = trampolineSamples.sorted()[rounds / 2]
   let makeMadeTrampoline = madeTrampolineSamples.sorted()[rounds / 2]
+  let makeHeapTrampoline = heapTrampolineSamples.sorted()[rounds / 2]
   print("making a block (prepared signature) and releasing it: \(rounded(make / 1000)) µs")
-  print("making a trampoline and releasing it: \(rounded(makeTrampoline / 1000)) µs (\(rounded(makeTrampoline / make))× a block)")
+  print(
+    "making a trampoline and releasing it: \(rounded(makeTrampoline / 1000)) µs (\(rounded(makeTrampoline / make))× a block)"
+  )
+  print(
+    "making a trampoline over a heap copy of clang's block and releasing it: \(rounded(makeHeapTrampoline / 1000)) µs "
+      + "(\(rounded(makeHeapTrampoline / make))× a block)")
   print(
     "making a trampoline over a made block and releasing it: \(rounded(makeMadeTrampoline / 1000)) µs "
       + "(\(rounded(makeMadeTrampoline / make))× a block)")

@@ -12,6 +12,8 @@ double cmb_time_block(const void *block, long count, double *checksum);
 double cmb_time_function(const void *function, long count, double *checksum);
 /// A block clang compiled: `^(int a, double b) { return a * b; }`.
 const void *cmb_clang_block(void);
+/// A heap copy of a clang block that captures a value (`_Block_copy`), made once.
+const void *cmb_clang_heap_block(void);
 /// A plain C function with the same signature.
 const void *cmb_direct_function(void);
 /// A bare libffi closure with the same signature (made once, kept): the floor of a made block.
