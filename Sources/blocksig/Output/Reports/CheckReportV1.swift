@@ -12,23 +12,7 @@ struct CheckReportV1: Encodable {
     var message: String
     var id: String
     var notes: [String]
-    var fixIt: String?
-
-    enum CodingKeys: String, CodingKey {
-      case position, candidate, expected, severity, message, id, notes, fixIt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(position, forKey: .position)
-      try container.encode(candidate, forKey: .candidate)
-      try container.encode(expected, forKey: .expected)
-      try container.encode(severity, forKey: .severity)
-      try container.encode(message, forKey: .message)
-      try container.encode(id, forKey: .id)
-      try container.encode(notes, forKey: .notes)
-      try container.encode(fixIt, forKey: .fixIt)  // null when there is none
-    }
+    @ExplicitNull var fixIt: String? = nil
   }
 
   let serializationVersion = 1

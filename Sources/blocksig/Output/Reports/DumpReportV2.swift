@@ -14,11 +14,11 @@ struct DumpReportV2: Encodable {
   }
 
   struct Location: Encodable {
-    var vaddr: UInt64?
+    @ExplicitNull var vaddr: UInt64? = nil
     var section: String
     var sectionOffset: UInt64
-    var fileOffset: UInt64?
-    var symbol: String?
+    @ExplicitNull var fileOffset: UInt64? = nil
+    @ExplicitNull var symbol: String? = nil
 
     init(_ location: BinaryLocation) {
       vaddr = location.address
@@ -27,80 +27,44 @@ struct DumpReportV2: Encodable {
       fileOffset = location.fileOffset
       symbol = location.symbol
     }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(vaddr, forKey: .vaddr)
-      try c.encode(section, forKey: .section)
-      try c.encode(sectionOffset, forKey: .sectionOffset)
-      try c.encode(fileOffset, forKey: .fileOffset)
-      try c.encode(symbol, forKey: .symbol)
-    }
-    enum CodingKeys: String, CodingKey { case vaddr, section, sectionOffset, fileOffset, symbol }
   }
 
   struct Code: Encodable {
-    var vaddr: UInt64?
-    var symbol: String?
+    @ExplicitNull var vaddr: UInt64? = nil
+    @ExplicitNull var symbol: String? = nil
     /// `symbol` demangled (Swift, C++, a C++ or Objective-C block's invoke), when it is mangled.
-    var demangled: String?
+    @ExplicitNull var demangled: String? = nil
 
     init(_ reference: CodeReference) {
       vaddr = reference.address
       symbol = reference.symbol
       demangled = reference.symbol.flatMap(SymbolDemangler.demangle)
     }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(vaddr, forKey: .vaddr)
-      try c.encode(symbol, forKey: .symbol)
-      try c.encode(demangled, forKey: .demangled)
-    }
-    enum CodingKeys: String, CodingKey { case vaddr, symbol, demangled }
   }
 
   struct CopyDispose: Encodable {
-    var copy: Code?
-    var dispose: Code?
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(copy, forKey: .copy)
-      try c.encode(dispose, forKey: .dispose)
-    }
-    enum CodingKeys: String, CodingKey { case copy, dispose }
+    @ExplicitNull var copy: Code? = nil
+    @ExplicitNull var dispose: Code? = nil
   }
 
   struct Literal: Encodable {
-    var vaddr: UInt64?
+    @ExplicitNull var vaddr: UInt64? = nil
     var section: String
     var sectionOffset: UInt64
-    var symbol: String?
+    @ExplicitNull var symbol: String? = nil
     var flags: UInt32
     var invoke: Code
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(vaddr, forKey: .vaddr)
-      try c.encode(section, forKey: .section)
-      try c.encode(sectionOffset, forKey: .sectionOffset)
-      try c.encode(symbol, forKey: .symbol)
-      try c.encode(flags, forKey: .flags)
-      try c.encode(invoke, forKey: .invoke)
-    }
-    enum CodingKeys: String, CodingKey { case vaddr, section, sectionOffset, symbol, flags, invoke }
   }
 
   struct Site: Encodable {
-    var vaddr: UInt64?
+    @ExplicitNull var vaddr: UInt64? = nil
     var section: String
     var sectionOffset: UInt64
-    var fileOffset: UInt64?
-    var function: String?
-    var functionDemangled: String?
-    var invoke: Code?
-    var invokeMatch: String?
+    @ExplicitNull var fileOffset: UInt64? = nil
+    @ExplicitNull var function: String? = nil
+    @ExplicitNull var functionDemangled: String? = nil
+    @ExplicitNull var invoke: Code? = nil
+    @ExplicitNull var invokeMatch: String? = nil
 
     init(_ site: BlockConstructionSite) {
       vaddr = site.location.address
@@ -112,31 +76,16 @@ struct DumpReportV2: Encodable {
       invoke = site.invoke.map(Code.init)
       invokeMatch = site.invokeMatch?.rawValue
     }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(vaddr, forKey: .vaddr)
-      try c.encode(section, forKey: .section)
-      try c.encode(sectionOffset, forKey: .sectionOffset)
-      try c.encode(fileOffset, forKey: .fileOffset)
-      try c.encode(function, forKey: .function)
-      try c.encode(functionDemangled, forKey: .functionDemangled)
-      try c.encode(invoke, forKey: .invoke)
-      try c.encode(invokeMatch, forKey: .invokeMatch)
-    }
-    enum CodingKeys: String, CodingKey {
-      case vaddr, section, sectionOffset, fileOffset, function, functionDemangled, invoke, invokeMatch
-    }
   }
 
   struct Block: Encodable {
     var descriptor: Location
     var kind: String
     var size: UInt64
-    var copyDispose: CopyDispose?
-    var signature: String?
-    var declaration: String?
-    var extendedLayout: String?
+    @ExplicitNull var copyDispose: CopyDispose? = nil
+    @ExplicitNull var signature: String? = nil
+    @ExplicitNull var declaration: String? = nil
+    @ExplicitNull var extendedLayout: String? = nil
     var literals: [Literal]
     var constructionSites: [Site]
     var evidence: [String]
@@ -158,24 +107,6 @@ struct DumpReportV2: Encodable {
       }
       constructionSites = block.constructionSites.map(Site.init)
       evidence = block.evidence.map(\.rawValue)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(descriptor, forKey: .descriptor)
-      try c.encode(kind, forKey: .kind)
-      try c.encode(size, forKey: .size)
-      try c.encode(copyDispose, forKey: .copyDispose)
-      try c.encode(signature, forKey: .signature)
-      try c.encode(declaration, forKey: .declaration)
-      try c.encode(extendedLayout, forKey: .extendedLayout)
-      try c.encode(literals, forKey: .literals)
-      try c.encode(constructionSites, forKey: .constructionSites)
-      try c.encode(evidence, forKey: .evidence)
-    }
-    enum CodingKeys: String, CodingKey {
-      case descriptor, kind, size, copyDispose, signature, declaration, extendedLayout, literals, constructionSites
-      case evidence
     }
   }
 
