@@ -14,9 +14,9 @@ import BlockSignatureSystem
 ///
 ///     LibrarySearch.path(of: "libgnustep-base.so")  // "/lib/x86_64-linux-gnu/libgnustep-base.so"
 ///     LibrarySearch.path(of: "./libfoo.so")          // "./libfoo.so"
-public enum LibrarySearch {
+package enum LibrarySearch {
   /// The file `dlopen(name)` loads, or nil when the search finds none.
-  public static func path(of name: String) -> String? {
+  package static func path(of name: String) -> String? {
     guard !name.contains("/") else { return name }
     guard !name.isEmpty else { return nil }
     for folder in environmentFolders {
@@ -33,7 +33,7 @@ public enum LibrarySearch {
 
   /// Where the search looks, in order, for messages: `LD_LIBRARY_PATH`'s folders,
   /// `/etc/ld.so.cache`, then the default folders.
-  public static var searchedPlaces: [String] {
+  package static var searchedPlaces: [String] {
     environmentFolders + [cacheFile] + defaultFolders
   }
 
