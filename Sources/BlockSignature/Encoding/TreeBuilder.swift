@@ -177,10 +177,19 @@ struct TreeBuilder: EncodingSink {
     let base = frame.base
     let type: TypeEncoding
     switch frame.kind {
-    case .qualifier: type = .qualified(frame.qualifier, (values + base).move())
-    case .pointer: type = .pointer((values + base).move())
-    case .complex: type = .complex((values + base).move())
-    case .atomic: type = .atomic((values + base).move())
+    // Over a primitive, the shared value: no box of its own.
+    case .qualifier:
+      let inner = (values + base).move()
+      type = TypeEncoding.shared(.qualified(frame.qualifier), over: inner) ?? .qualified(frame.qualifier, inner)
+    case .pointer:
+      let inner = (values + base).move()
+      type = TypeEncoding.shared(.pointer, over: inner) ?? .pointer(inner)
+    case .complex:
+      let inner = (values + base).move()
+      type = TypeEncoding.shared(.complex, over: inner) ?? .complex(inner)
+    case .atomic:
+      let inner = (values + base).move()
+      type = TypeEncoding.shared(.atomic, over: inner) ?? .atomic(inner)
     case .array: type = .array(count: frame.count, element: (values + base).move())
     case .record, .union:
       let fields = movedFields(from: base)
