@@ -21,8 +21,8 @@ public struct LoadedLibrary: @unchecked Sendable {
   private let handle: UnsafeMutableRawPointer
 
   /// Finds `library` as `dlopen` does (a name with a slash is a path; a bare name is searched
-  /// for, see BlockSignatureBinary's `LibrarySearch`), checks the file with `ELFLoadCheck`, then opens it with
-  /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or `RTLD_GLOBAL` when `sharingSymbols` is true (its
+  /// for in `LD_LIBRARY_PATH`, `/etc/ld.so.cache` and the default folders), checks the file
+  /// with `ELFLoadCheck`, then opens it with `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or `RTLD_GLOBAL` when `sharingSymbols` is true (its
   /// symbols then serve the libraries loaded after it, as an Objective-C runtime's classes must).
   ///
   /// - Throws: ``LoadedLibraryError`` with kind `noSuchFile` (no such file, or a bare name the
@@ -40,9 +40,9 @@ public struct LoadedLibrary: @unchecked Sendable {
     self.handle = handle
   }
 
-  /// The file `dlopen(library)` would load, found as `LibrarySearch` finds it, once it is
-  /// known to be readable, regular and fit to load (`ELFLoadCheck`): what every loader of
-  /// the project calls before `dlopen`.
+  /// The file `dlopen(library)` would load (searched for as ``init(loading:sharingSymbols:)``
+  /// searches), once it is known to be readable, regular and fit to load (`ELFLoadCheck`):
+  /// what every loader of the project calls before `dlopen`.
   ///
   ///     let path = try LoadedLibrary.checkedFile(for: "libgnustep-base.so")
   ///
