@@ -165,7 +165,8 @@ let package = Package(
     .testTarget(
       name: "BlockSignatureObjCTests",
       dependencies: [
-        "BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC", "TestSupport",
+        "BlockSignature", "BlockSignatureFFI", "BlockSignatureHeaders", "BlockSignatureObjC", "BlockSignatureSystem",
+        "TestSupport",
       ],
       swiftSettings: swiftSettings
     ),

@@ -2,8 +2,8 @@ import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureHeaders
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -145,7 +145,7 @@ import Testing
 
   @Test func aSwiftBlockStopsEnumerationAsCompiledObjectiveCDoes() throws {
     let enumerator = try Self.reader.blockSignature(ofType: "GSEnumeratorBlock", header: Self.foundation)
-    let visits = Mutex<[String]>([])
+    let visits = Locked<[String]>([])
     let visit: @convention(block) (UnsafeRawPointer?, UInt, UnsafeMutablePointer<UInt8>?) -> Void = {
       object, index, stop in
       let word = object.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? "?"
@@ -203,7 +203,7 @@ import Testing
 
   @Test func aSwiftBlockVisitsTheDictionaryAsCompiledObjectiveCDoes() throws {
     let pairBlock = try Self.reader.blockSignature(ofType: "GSKeysAndObjectsEnumeratorBlock", header: Self.foundation)
-    let pairs = Mutex<[String]>([])
+    let pairs = Locked<[String]>([])
     let visit: @convention(block) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = {
       key, value, _ in
       let text = [key, value].map { $0.flatMap { try? ObjCObject(retaining: $0).stringValue() } ?? "?" }
@@ -227,7 +227,7 @@ import Testing
   @Test func anObserverBlockLivesWhileTheCenterHoldsIt() throws {
     let notificationBlock = try Self.reader.blockSignature(ofType: "GSNotificationBlock", header: Self.foundation)
     let counter = LifetimeCounter()
-    let received = Mutex(0)
+    let received = Locked(0)
     try ObjCRuntime.withAutoreleasePool {
       let center = try #require(try ObjCClass(named: "NSNotificationCenter").sendForObject("defaultCenter"))
       let name = try ObjCObject(string: "BSPing")

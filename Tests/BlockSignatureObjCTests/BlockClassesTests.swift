@@ -1,7 +1,7 @@
 import BlockSignatureFFI
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -92,7 +92,7 @@ import Testing
   @Test func swiftBlocksRunAsOperationsOnGNUstepsQueue() throws {
     try ObjCRuntime.installBlockClasses()
     let counter = LifetimeCounter()
-    let ran = Mutex<[Int]>([])
+    let ran = Locked<[Int]>([])
     try ObjCRuntime.withAutoreleasePool {
       let queue = try ObjCClass(named: "NSOperationQueue").makeInstance()
       for number in 1...4 {
@@ -116,7 +116,7 @@ import Testing
 
   @Test func startingAnOperationRunsItsSwiftBlock() throws {
     try ObjCRuntime.installBlockClasses()
-    let ran = Mutex(0)
+    let ran = Locked(0)
     try ObjCRuntime.withAutoreleasePool {
       let work: @convention(block) () -> Void = { ran.withLock { $0 += 1 } }
       let operation = try withExtendedLifetime(work) {

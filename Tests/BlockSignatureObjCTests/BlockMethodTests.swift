@@ -1,8 +1,8 @@
 import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import Testing
 
 /// Methods implemented by blocks — on a class made at run time, on GNUstep's classes and on a
@@ -223,7 +223,7 @@ import Testing
     let base = try ObjCClass(named: "BSOracleTarget")
     let child = try ObjCClassBuilder(name: Self.uniqueName("BSWrappedChild"), superclass: base).register()
     let message = try ObjCMessage("add:to:", class: child)
-    let previous = Mutex<UInt>(0)
+    let previous = Locked<UInt>(0)
     let doubled = try DynamicBlock(signature: "i@ii") { arguments in
       guard case .pointer(let this) = arguments[0], let receiver = UnsafeRawPointer(bitPattern: this),
         let original = UnsafeRawPointer(bitPattern: previous.withLock { $0 })
@@ -273,7 +273,7 @@ import Testing
 
   @Test func anExceptionInsideABlockFollowsTheFailurePolicy() throws {
     let raising = try OracleFixture.function("oracle_raising_block", as: (@convention(c) () -> UnsafeRawPointer).self)()
-    let seen = Mutex<[String]>([])
+    let seen = Locked<[String]>([])
     let builder = try ObjCClassBuilder(name: Self.uniqueName("BSRaising"), superclass: ObjCClass(named: "NSObject"))
     try builder.addMethod(
       "bs_raise", types: "v16@0:8", block: raising,

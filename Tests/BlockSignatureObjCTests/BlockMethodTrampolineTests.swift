@@ -1,8 +1,8 @@
 import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -117,7 +117,7 @@ import Testing
   /// caller) must deliver each argument unchanged and get `c` back.
   @Test(arguments: scalars) func everyScalarTypeInRegistersGoesStraightIntoTheBlock(_ scalar: Scalar) throws {
     let code = scalar.code
-    let received = Mutex<[CValue]>([])
+    let received = Locked<[CValue]>([])
     let block = try DynamicBlock(signature: "\(code)@\(code)d\(code)f\(code)") { arguments in
       received.withLock { $0 = arguments }
       return arguments[5]
@@ -228,7 +228,7 @@ import Testing
   /// result's own registers (XMM0; XMM0 and RAX) or in the caller's buffer, to compiled senders
   /// and to this layer's, and the policy sees each exception.
   @Test func aRaisingBlockOnTheDirectPathAnswersThePolicysValueWhereTheResultGoes() throws {
-    let seen = Mutex<[String]>([])
+    let seen = Locked<[String]>([])
     func policy(_ value: CValue) -> DynamicBlock.FailurePolicy {
       .returnValue(value).reporting { error in
         seen.withLock { $0.append((error as? ObjCError)?.exceptionReason ?? "\(error)") }

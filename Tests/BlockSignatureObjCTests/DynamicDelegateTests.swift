@@ -1,8 +1,8 @@
 import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import Testing
 
 /// Dynamic delegates for the fixture's protocol, whose required methods the runtime records:

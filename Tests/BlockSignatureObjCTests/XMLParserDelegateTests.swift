@@ -2,8 +2,8 @@ import BlockSignature
 import BlockSignatureFFI
 import BlockSignatureHeaders
 import BlockSignatureObjC
+import BlockSignatureSystem
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -21,7 +21,7 @@ import Testing
 
   /// Every event as `[kind, …]`, adjacent text joined, in the order expat reports them.
   final class Recorder: Sendable {
-    let events = Mutex<[[String]]>([])
+    let events = Locked<[[String]]>([])
 
     func record(_ event: [String]) {
       events.withLock { events in
