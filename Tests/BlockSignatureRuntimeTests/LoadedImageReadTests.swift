@@ -15,7 +15,11 @@ import Testing
 
   /// Every readable mapping of a file in this process: the loaded objects' segments.
   static func readableSegments() throws -> [Segment] {
-    let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+    // Read to the end: the file reports no size, and under a sanitizer its shadow mappings
+    // come first and fill more than one read.
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+    defer { try? handle.close() }
+    let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
     return maps.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
       guard fields.count >= 6, fields[1].hasPrefix("r"), fields[5].hasPrefix("/") else { return nil }
