@@ -43,7 +43,9 @@ import Testing
   }
 
   @Test func segmentsReadAlikeAtTheirStartAndEnd() throws {
-    let segments = try Self.readableSegments()
+    // Only mappings of loaded objects: other tests map and unmap files they scan meanwhile.
+    var probe: UInt8 = 0
+    let segments = try Self.readableSegments().filter { cbs_copy_from_loaded_image($0.start, &probe, 1) == 1 }
     try #require(segments.count > 3)
     for segment in segments {
       let starts = bothReads(segment.start, count: 64)
