@@ -136,14 +136,14 @@ def floor_timing(counting):
     ratio to the floor. With `counting`, callgrind's instructions per signature of each too."""
     checker = os.path.join(HERE, ".build", "release", "corpus-check")
     path = os.path.join(WORK, "signatures.txt")
-    modes = ["floor", "reader", "tree"]
+    modes = ["floor", "reader", "tree", "compact"]
     rounds = []
     for round_ in range(PAIRED_ROUNDS):
-        order = modes[round_ % 3:] + modes[:round_ % 3]
+        order = modes[round_ % len(modes):] + modes[:round_ % len(modes)]
         rounds.append({mode: fastest_ns([checker, "--bench", mode, "5", path]) for mode in order})
     count = sum(1 for _ in open(path))
     result = {"rounds": len(rounds), "floor": sorted(r["floor"] for r in rounds)[len(rounds) // 2]}
-    for mode in ("reader", "tree"):
+    for mode in ("reader", "tree", "compact"):
         ratios = sorted(r[mode] / r["floor"] for r in rounds)
         result[mode] = {"ratio": ratios[len(ratios) // 2], "min": ratios[0], "max": ratios[-1],
                         "ns": sorted(r[mode] for r in rounds)[len(rounds) // 2]}
@@ -159,7 +159,7 @@ def floor_timing(counting):
             + "; ".join(f"{label} {result[mode]['ns']:.1f} ns = {result[mode]['ratio']:.2f}× the floor "
                         f"({result[mode]['min']:.2f}–{result[mode]['max']:.2f} over {result['rounds']} rounds)"
                         + (f", {counts[mode]:.0f} instructions = {counts[mode] / counts['floor']:.2f}×" if counts else "")
-                        for mode, label in (("reader", "frame"), ("tree", "tree")))
+                        for mode, label in (("reader", "frame"), ("tree", "tree"), ("compact", "compact")))
             + "\n")
     print(text)
     with open(os.path.join(WORK, "table.md"), "a") as f:
@@ -413,7 +413,8 @@ def check_targets(corpus, peers, status, benchmarks, timings, counted, paired, f
     # The core's goals in instructions (callgrind on `corpus-check --repeat`, debug info
     # stripped), and the tree's heap allocations (the benchmark's mallocs, per signature).
     counts = floor.get("instructions", {})
-    for mode, label, factor in (("reader", "frame reader", 3), ("tree", "tree, parse + layout", 8)):
+    for mode, label, factor in (("reader", "frame reader", 3), ("tree", "tree, parse + layout", 8),
+                                ("compact", "compact signature, parse + layout", 8)):
         ratio = counts[mode] / counts["floor"] if counts else None
         row(f"{label} ≤ {factor}× the floor in instructions, whole corpus",
             f"{ratio:.2f}× ({counts[mode]:.0f} vs {counts['floor']:.0f} per signature)" if counts
@@ -425,6 +426,12 @@ def check_targets(corpus, peers, status, benchmarks, timings, counted, paired, f
     row("tree, parse + layout: ≤ 1 heap allocation per signature, whole corpus",
         f"{fmt(tree_mallocs, 2)} mallocs per signature (Layout/parse+layout/corpus)",
         tree_mallocs is not None and tree_mallocs <= 1)
+    for name, label in (("Layout/compact-parse/corpus", "compact signature, parse"),
+                        ("Layout/compact-parse+layout/corpus", "compact signature, parse + layout")):
+        entry = benchmarks.get(name, {}).get("Malloc (total)")
+        mallocs = entry["scorePercentiles"]["50.0"] / n if entry else None
+        row(f"{label}: ≤ 1 heap allocation per signature, whole corpus",
+            f"{fmt(mallocs, 2)} mallocs per signature ({name})", mallocs is not None and mallocs <= 1)
     row("100 % of the corpus answered, none wrong",
         f"{whole['answered']}/{whole['total']} answered, {whole['wrong']} wrong, {whole['estimate']} flagged estimates",
         whole["answered"] == whole["total"] and whole["wrong"] == 0)

@@ -1,8 +1,10 @@
 // Layout/<operation>/<input>: sizes, alignments, slots and offsets of clang's signatures.
 //
-// `parse+layout` (tree: SignatureEncoding then layout(for:)) and `fast-parse+layout` (one pass:
-// SignatureFrame; `reader-parse+layout` through a SignatureFrame.Reader) are the operation the peers perform (parse a signature, size its return value
-// and every argument); `layout` starts from signatures parsed beforehand. One benchmark
+// `parse+layout` (tree: SignatureEncoding then layout(for:)), `compact-parse+layout`
+// (CompactSignature then layout(for:)) and `fast-parse+layout` (one pass: SignatureFrame;
+// `reader-parse+layout` through a SignatureFrame.Reader) are the operation the peers perform
+// (parse a signature, size its return value and every argument); `compact-parse` parses alone;
+// `layout` starts from signatures parsed beforehand. One benchmark
 // iteration handles every signature of the input once; run.sh divides by the input's size.
 
 import Benchmark
@@ -37,6 +39,29 @@ let benchmarks: @Sendable () -> Void = {
             let layout = try? signature.layout(for: .x86_64SysV)
           else { continue }
           blackHole(layout.frameLength &+ layout.returnLayout.size &+ (layout.arguments.last?.layout.size ?? 0))
+        }
+      }
+    }
+  }
+
+  // The compact form: one allocation per signature for its nodes and text, laid out from them.
+  for (label, signatures) in inputs {
+    let packed = PackedSignatures(signatures)
+    Benchmark("Layout/compact-parse+layout/\(label)") { benchmark in
+      for _ in benchmark.scaledIterations {
+        for bytes in packed.buffers {
+          guard let signature = try? CompactSignature(parsingBytes: bytes),
+            let layout = try? signature.layout(for: .x86_64SysV)
+          else { continue }
+          blackHole(layout.frameLength &+ layout.returnLayout.size &+ (layout.arguments.last?.layout.size ?? 0))
+        }
+      }
+    }
+    Benchmark("Layout/compact-parse/\(label)") { benchmark in
+      for _ in benchmark.scaledIterations {
+        for bytes in packed.buffers {
+          guard let signature = try? CompactSignature(parsingBytes: bytes) else { continue }
+          blackHole(signature.argumentCount)
         }
       }
     }

@@ -5,10 +5,13 @@
 //   corpus-check --clean-pairs  per level: how many block/own-method pairs check without a diagnostic
 //   corpus-check --scan     for each file of the scanner benchmark: path, bytes, blocks found
 //   corpus-check --scan-signatures  the distinct block signatures found in those files, one per line
-//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, fast, reader, floor) N times over the corpus (or
-//                           the signatures of FILE, one per line) and prints a checksum: for
+//   corpus-check --repeat MODE N [FILE]  runs MODE (parse, tree, compact-parse, compact, fast,
+//                           reader, floor) N times over the corpus (or the signatures of FILE,
+//                           one per line) and prints a checksum: for
 //                           instruction counts, run under valgrind with two values of N and divide
 //                           the difference by the extra signatures
+//   corpus-check --held [FILE]  the mean bytes per signature of the text and of a CompactSignature's
+//                           storage (nodes and text in one buffer, as malloc sized it)
 //   corpus-check --bench MODE REPEATS FILE  times MODE over the signatures of FILE as the peers'
 //                           `driver bench` does (passes calibrated to about 0.2 s a repeat, each
 //                           repeat timed alone) and prints `ours<TAB>count<TAB>median<TAB>min<TAB>max`
@@ -127,7 +130,7 @@ if CommandLine.arguments.contains("--scan") {
   exit(0)
 }
 
-/// Runs `mode` (parse, tree, fast, reader) `passes` times over `packed`; returns a checksum of
+/// Runs `mode` (parse, tree, compact-parse, compact, fast, reader) `passes` times over `packed`; returns a checksum of
 /// the answers, so that no pass can be optimized away.
 func runPasses(_ mode: String, _ passes: Int, over packed: PackedSignatures) -> Int {
   let model = DataModel.x86_64SysV
@@ -139,6 +142,15 @@ func runPasses(_ mode: String, _ passes: Int, over packed: PackedSignatures) -> 
     case "tree":
       { bytes in
         guard let signature = try? SignatureEncoding(parsingBytes: bytes),
+          let layout = try? signature.layout(for: model)
+        else { return 0 }
+        return layout.frameLength &+ layout.returnLayout.size
+      }
+    case "compact-parse":
+      { (try? CompactSignature(parsingBytes: $0))?.argumentCount ?? 0 }
+    case "compact":
+      { bytes in
+        guard let signature = try? CompactSignature(parsingBytes: bytes),
           let layout = try? signature.layout(for: model)
         else { return 0 }
         return layout.frameLength &+ layout.returnLayout.size
@@ -179,6 +191,31 @@ func signatures(argumentAt position: Int) throws -> [String] {
       .split(separator: "\n").map(String.init)
   }
   return try Corpus.load().map(\.signature)
+}
+
+if let flag = CommandLine.arguments.firstIndex(of: "--held") {
+  do {
+    let texts = try signatures(argumentAt: flag + 1)
+    var textBytes = 0
+    var held = 0
+    var parsed = 0
+    for text in texts {
+      guard let signature = try? CompactSignature(parsing: text) else { continue }
+      textBytes += text.utf8.count
+      held += signature.storageSize
+      parsed += 1
+    }
+    let perText = Double(textBytes) / Double(max(parsed, 1))
+    let perSignature = Double(held) / Double(max(parsed, 1))
+    print(
+      String(
+        format: "%d signatures: text %.1f bytes, compact storage %.1f bytes (%.1f× the text)", parsed, perText,
+        perSignature, perSignature / perText))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("corpus-check: \(error)\n".utf8))
+    exit(1)
+  }
 }
 
 if let flag = CommandLine.arguments.firstIndex(of: "--repeat"), CommandLine.arguments.count > flag + 2,

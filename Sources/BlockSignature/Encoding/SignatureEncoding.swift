@@ -11,6 +11,10 @@
 ///
 /// The corresponding clang ABI field is `Block_descriptor_3.signature`; clang writes it in
 /// `ASTContext::getObjCEncodingForBlock`.
+///
+/// A tree allocates for most nodes that hold another type. To keep many parsed signatures, or
+/// to parse and lay out without building one, use ``CompactSignature`` (one allocation, the
+/// same layout) or ``SignatureFrame`` (sizes and offsets only).
 public struct SignatureEncoding: Hashable, Sendable {
   /// The return type (or, for a plain type list, the first type). `.unencodable` when clang
   /// wrote nothing for it.

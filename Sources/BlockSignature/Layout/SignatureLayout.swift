@@ -181,12 +181,9 @@ extension SignatureEncoding {
   /// argument's, or to the frame length for the last, as ``layout(for:)`` reads them; `nil`
   /// when either is not written, or they go backwards or too far apart for `Int`.
   func writtenSlot(ofArgument index: Int) -> Int? {
-    guard let written = arguments[index].offset?.value,
-      let next = index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value,
-      next >= written
-    else { return nil }
-    let (gap, overflowed) = next.subtractingReportingOverflow(written)
-    return overflowed ? nil : gap
+    SignatureLayout.writtenSlot(
+      written: arguments[index].offset?.value,
+      next: index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value)
   }
 
   /// Whether argument `index` is a single space (qualifiers aside) the written offsets give 16
@@ -205,98 +202,7 @@ extension SignatureEncoding {
   /// their slot from the written offsets when there are any.
   /// - Throws: ``LayoutError`` when a size overflows.
   public func layout(for model: DataModel = .x86_64SysV) throws(LayoutError) -> SignatureLayout {
-    let rules = LayoutRules(model)
-    var returnLayout = try returnType.parameterSlot(rules: rules).layout
-    var notes: [LayoutNote] = []
-    // The size the first argument of the return type's encoding shows in the frame, when its
-    // encoding hides it.
-    var returnHiddenSize: Int? = nil
-    var result: [ArgumentLayout] = []
-    result.reserveCapacity(arguments.count)
-    var running = 0
-    for index in arguments.indices {
-      var (slot, layout, shape) = try arguments[index].type.parameterSlot(rules: rules)
-      let encodedSlot = slot
-      let written = arguments[index].offset?.value
-      let nextWritten = index + 1 < arguments.count ? arguments[index + 1].offset?.value : frameLength?.value
-      let finding = ArgumentOffsets.reconcile(
-        slot: &slot, size: &layout.size, alignment: &layout.alignment, caveats: &layout.caveats, shape: shape,
-        written: written, nextWritten: nextWritten)
-      switch finding {
-      case .none:
-        break
-      case .sizeFromOffsets(let observed):
-        notes.append(
-          LayoutNote(
-            kind: .sizeFromOffsets, argument: index,
-            details: shape == .unencodable
-              ? .unencodableSlot(observed: observed) : .sizeFromOffsets(type: arguments[index].type, observed: observed)
-          ))
-      case .hiddenLayout(let observed):
-        notes.append(
-          LayoutNote(
-            kind: .hiddenLayout, argument: index,
-            details: .hiddenLayout(type: arguments[index].type, observed: observed, encoded: encodedSlot)))
-        if returnHiddenSize == nil, arguments[index].type == returnType { returnHiddenSize = observed }
-      }
-      let estimate = layout.caveats.subtracting(.layoutHidden)
-      if shape == .otherFloat, estimate == .ambiguousFloatingPoint, let observed = writtenSlot(ofArgument: index),
-        observed == 2 || observed == 16
-      {
-        // The frame says which of the types a space stands for can be meant.
-        notes.append(LayoutNote(kind: .estimate, argument: index, details: .floatingPointSlot(observed: observed)))
-      } else if !estimate.isEmpty, shape != .unencodable {
-        notes.append(LayoutNote(kind: .estimate, argument: index, details: .estimate(estimate)))
-      }
-      result.append(ArgumentLayout(layout: layout, slotSize: slot, offset: running, writtenOffset: written))
-      let (sum, overflowed) = running.addingReportingOverflow(slot)
-      if overflowed { throw LayoutError(kind: .sizeOverflow, encoding: description) }
-      running = sum
-    }
-    if let size = returnHiddenSize, size != returnLayout.size {
-      notes.append(
-        LayoutNote(
-          kind: .hiddenLayout, argument: nil,
-          details: .hiddenReturn(type: returnType, observed: size, encoded: returnLayout.size)))
-      returnLayout.alignment = ArgumentOffsets.hiddenAlignment(
-        size: size, encodedSize: returnLayout.size, encodedAlignment: returnLayout.alignment)
-      returnLayout.size = size
-      returnLayout.caveats.insert(.layoutHidden)
-    }
-    if !returnLayout.caveats.subtracting(.layoutHidden).isEmpty, returnType != .unencodable {
-      notes.append(LayoutNote(kind: .estimate, argument: nil, details: .estimate(returnLayout.caveats)))
-    }
-    // Validate written offsets locally: each against the previous written offset plus its slot,
-    // so one surprise is reported once instead of cascading.
-    for index in result.indices {
-      guard let written = result[index].writtenOffset else { continue }
-      let expected = ArgumentOffsets.expectedOffset(
-        index: index, previousWritten: index > 0 ? result[index - 1].writtenOffset : nil,
-        previousSlot: index > 0 ? result[index - 1].slotSize : 0, computed: result[index].offset)
-      if written != expected {
-        notes.append(
-          LayoutNote(
-            kind: .offsetMismatch, argument: index, details: .offsetMismatch(written: written, expected: expected)))
-      }
-    }
-    if let frame = frameLength?.value {
-      let expected = ArgumentOffsets.expectedFrameLength(
-        lastWritten: result.last?.writtenOffset, lastSlot: result.last?.slotSize ?? 0, computed: running)
-      if frame != expected {
-        notes.append(
-          LayoutNote(
-            kind: .frameMismatch, argument: nil, details: .frameMismatch(written: frame, expected: expected)))
-      }
-    }
-    if notes.count > 1 {
-      notes.sort { ($0.argument ?? Int.max, $0.kind.rawValue) < ($1.argument ?? Int.max, $1.kind.rawValue) }
-    }
-    if kind == .types {
-      let numbering: LayoutNote.Numbering = frameLength == nil ? .types : .function
-      for index in notes.indices { notes[index].numbering = numbering }
-    }
-    return SignatureLayout(
-      model: model, returnLayout: returnLayout, arguments: result, frameLength: running, notes: notes)
+    try SignatureLayout(laying: TreeLayoutSource(signature: self), for: model)
   }
 
   /// The signature with the offsets and frame length clang would write on `model`.
