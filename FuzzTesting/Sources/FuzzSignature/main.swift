@@ -3,6 +3,7 @@
 // Differential: the single-pass `SignatureFrame` must give the tree path's numbers, or the same
 // error, on every input and model; a disagreement traps, so libFuzzer keeps the input. A
 // `SignatureFrame.Reader` kept across inputs (its storage reused) must give the same frames.
+// `CompactSignature` must make the tree's tree, or fail with its error, and lay out as it does.
 import BlockSignature
 
 /// One reader per model, kept across inputs as a program keeps one (libFuzzer runs inputs one
@@ -17,6 +18,7 @@ public func fuzzSignature(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   for (index, model) in DataModel.allBuiltIn.enumerated() {
     compareFastPath(bytes, parsed, model, reader: &readers[index])
   }
+  compareCompact(bytes, parsed)
   guard case .success(let signature) = parsed else { return 0 }
   _ = signature.description
   _ = signature.kind
@@ -63,5 +65,26 @@ func compareFastPath(
     precondition((try? signature.layout(for: model)) == nil, "frame overflowed where the tree did not")
   case (.failure(let treeError), .success):
     preconditionFailure("frame accepted what the tree rejected: \(treeError)")
+  }
+}
+
+/// Traps when `CompactSignature` and the tree disagree: parsing, the tree it makes, and the
+/// layout on every model.
+func compareCompact(_ bytes: UnsafeBufferPointer<UInt8>, _ parsed: Result<SignatureEncoding, EncodingError>) {
+  let compact = Result { () throws(EncodingError) in try CompactSignature(parsingBytes: bytes) }
+  switch (parsed, compact) {
+  case (.failure(let treeError), .failure(let compactError)):
+    precondition(treeError == compactError, "errors differ: \(treeError) vs \(compactError)")
+  case (.success(let signature), .success(let compact)):
+    precondition(compact.tree == signature, "trees differ: \(compact.tree) vs \(signature)")
+    for model in DataModel.allBuiltIn {
+      let tree = Result { () throws(LayoutError) in try signature.layout(for: model) }
+      let nodes = Result { () throws(LayoutError) in try compact.layout(for: model) }
+      precondition(tree == nodes, "layouts differ on \(model)")
+    }
+  case (.success, .failure(let error)):
+    preconditionFailure("the compact form rejected what the tree parsed: \(error)")
+  case (.failure(let error), .success):
+    preconditionFailure("the compact form accepted what the tree rejected: \(error)")
   }
 }
