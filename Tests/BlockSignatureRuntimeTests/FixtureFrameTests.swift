@@ -21,13 +21,7 @@ import Testing
   /// that made it give up would leave the numbers right but the speed gone), and the nesting
   /// stack fits the bytes `withUnsafeTemporaryAllocation` keeps on the stack.
   @Test func fastPathCoversWhatClangWrites() throws {
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
-    let table = try String(contentsOf: url, encoding: .utf8)
-    var signatures: [String] = []
-    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      if columns.count >= 3 { signatures.append(String(columns[2])) }
-    }
+    var signatures = try benchmarkCorpusSignatures()
     for fixture in Fixture.all {
       signatures.append(try #require(try fixture.withBlock { try BlockInfo(inspecting: $0).signature }))
     }

@@ -57,15 +57,10 @@ public struct SwiftFunctionType: Hashable, Sendable, CustomStringConvertible {
       throw SwiftTypeError(
         kind: .unknownDataModel, offset: 0, input: source, message: "no data model describes this machine: pass one")
     }
-    var text = source
-    let result: Result<(TypeEncoding, [TypeEncoding]), SwiftTypeError> = text.withUTF8 { buffer in
-      Result { () throws(SwiftTypeError) -> (TypeEncoding, [TypeEncoding]) in
-        var parser = SwiftTypeParser(bytes: buffer, source: source, model: model)
-        let parsed = try parser.parseTopLevel()
-        return parsed
-      }
+    (returnType, parameterTypes) = try withContiguousUTF8(source) { bytes throws(SwiftTypeError) in
+      var parser = SwiftTypeParser(bytes: bytes, source: source, model: model)
+      return try parser.parseTopLevel()
     }
-    (returnType, parameterTypes) = try result.get()
     self.source = source
     self.model = model
   }

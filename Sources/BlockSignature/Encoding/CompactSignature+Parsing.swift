@@ -12,13 +12,9 @@ extension CompactSignature {
   /// - Throws: ``EncodingError`` with the kind and byte offset of the problem.
   /// - Complexity: O(*n*) in the length of `input`; one allocation.
   public init(parsing input: String, options: ParseOptions = ParseOptions()) throws(EncodingError) {
-    var input = input
-    let result: Result<CompactSignature, EncodingError> = input.withUTF8 { buffer in
-      Result { () throws(EncodingError) -> CompactSignature in
-        try CompactSignature(parsingBytes: buffer, options: options)
-      }
+    self = try withContiguousUTF8(input) { bytes throws(EncodingError) in
+      try CompactSignature(parsingBytes: bytes, options: options)
     }
-    self = try result.get()
   }
 
   /// Parses a signature from UTF-8 bytes, for example a C string read from a block descriptor.

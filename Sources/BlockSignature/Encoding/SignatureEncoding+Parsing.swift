@@ -10,13 +10,9 @@ extension SignatureEncoding {
   /// - Throws: ``EncodingError`` with the kind and byte offset of the problem.
   /// - Complexity: O(*n*) in the length of `input`.
   public init(parsing input: String, options: ParseOptions = ParseOptions()) throws(EncodingError) {
-    var input = input
-    let result: Result<SignatureEncoding, EncodingError> = input.withUTF8 { buffer in
-      Result { () throws(EncodingError) -> SignatureEncoding in
-        try SignatureEncoding(parsingBytes: buffer, options: options)
-      }
+    self = try withContiguousUTF8(input) { bytes throws(EncodingError) in
+      try SignatureEncoding(parsingBytes: bytes, options: options)
     }
-    self = try result.get()
   }
 
   /// Parses a signature from UTF-8 bytes, for example a C string read from a block descriptor.

@@ -13,13 +13,9 @@ extension TypeEncoding {
   /// - Throws: ``EncodingError`` naming the kind and the byte offset of the problem.
   /// - Complexity: O(*n*) in the length of `input`.
   public init(parsing input: String, options: ParseOptions = ParseOptions()) throws(EncodingError) {
-    var input = input
-    let result: Result<TypeEncoding, EncodingError> = input.withUTF8 { buffer in
-      Result { () throws(EncodingError) -> TypeEncoding in
-        try TypeEncoding(parsingBytes: buffer, options: options)
-      }
+    self = try withContiguousUTF8(input) { bytes throws(EncodingError) in
+      try TypeEncoding(parsingBytes: bytes, options: options)
     }
-    self = try result.get()
   }
 
   /// Parses exactly one type encoding from UTF-8 bytes, for example a C string from a binary.

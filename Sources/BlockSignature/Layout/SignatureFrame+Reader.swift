@@ -50,11 +50,7 @@ extension SignatureFrame {
 
     /// Scans a signature given as a string; see ``frame(parsingBytes:)``.
     public mutating func frame(parsing input: String) throws(SignatureError) -> SignatureFrame {
-      var input = input
-      let result: Result<SignatureFrame, SignatureError> = input.withUTF8 { buffer in
-        Result { () throws(SignatureError) -> SignatureFrame in try frame(parsingBytes: buffer) }
-      }
-      return try result.get()
+      try withContiguousUTF8(input) { bytes throws(SignatureError) in try frame(parsingBytes: bytes) }
     }
   }
 }

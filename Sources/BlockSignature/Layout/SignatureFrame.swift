@@ -100,13 +100,9 @@ public struct SignatureFrame: Hashable, Sendable {
   public init(
     parsing input: String, for model: DataModel = .x86_64SysV, options: ParseOptions = ParseOptions()
   ) throws(SignatureError) {
-    var input = input
-    let result: Result<SignatureFrame, SignatureError> = input.withUTF8 { buffer in
-      Result { () throws(SignatureError) -> SignatureFrame in
-        try SignatureFrame(parsingBytes: buffer, for: model, options: options)
-      }
+    self = try withContiguousUTF8(input) { bytes throws(SignatureError) in
+      try SignatureFrame(parsingBytes: bytes, for: model, options: options)
     }
-    self = try result.get()
   }
 
   /// Scans a signature given as UTF-8 bytes, for example a C string read from a block descriptor.

@@ -57,12 +57,7 @@ import Testing
   func handPickedInputsAgree(modelName: String) throws {
     let model = try #require(DataModel(named: modelName))
     for text in SignatureFrameTests.handPicked { expectCompactAgreement(Array(text.utf8), models: [model]) }
-    expectCompactAgreement(Array(repeating: UInt8(ascii: "^"), count: 150) + [UInt8(ascii: "i")], models: [model])
-    for (prefix, count) in [("v@?", 99), ("v@?", 100), ("v@?", 150), ("v@?{S=", 99), ("v@?{S=", 150)] {
-      let closing = prefix.hasSuffix("=") ? "}" : ""
-      let text = prefix + String(repeating: "r", count: count) + "i" + closing
-      expectCompactAgreement(Array(text.utf8), models: [model])
-    }
+    for bytes in nestingLimitInputs { expectCompactAgreement(bytes, models: [model]) }
   }
 
   /// Signatures longer than the first try's nodes on the machine stack, and nested deeper.
@@ -79,16 +74,9 @@ import Testing
 
   /// The benchmark corpus (3000 block and 1200 method signatures written by clang).
   @Test func benchmarkCorpusAgrees() throws {
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
-    let table = try String(contentsOf: url, encoding: .utf8)
-    var count = 0
-    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard columns.count >= 3 else { continue }
-      #expect(expectCompactAgreement(Array(columns[2].utf8)))
-      count += 1
-    }
-    #expect(count >= 4000)
+    let signatures = try benchmarkCorpusSignatures()
+    for signature in signatures { #expect(expectCompactAgreement(Array(signature.utf8))) }
+    #expect(signatures.count >= 4000)
   }
 
   /// Random byte strings over the grammar's alphabet: both forms accept and reject the same
@@ -97,23 +85,11 @@ import Testing
     let seed = ProcessInfo.processInfo.environment["BLOCKSIG_COMPACT_SEED"].flatMap(UInt64.init) ?? 20_261_129
     print("CompactSignatureTests.randomInputsAgree seed \(seed) (BLOCKSIG_COMPACT_SEED to replay)")
     var rng = SeededRandom(seed: seed)
-    let alphabet = Array(
-      "0123456789012345678901234567890123456789+-@?:#*^[]{}()=\"<>bjArnNoORVcislqCISLQtTfdDBv %".utf8)
-    let pieces = [
-      "@?", "@?0", "i8", "{S=ii}", "{S}", "[4c]", "[0s]", "b3", "b0i3", "^v", "r*", "@\"NSString\"", "D", " ", "(U=ci)",
-      "88", "816", "{S=\"a\"i\"b\"b0i3}", "@?<v@?i>",
-    ]
+    let pieces = ["{S=\"a\"i\"b\"b0i3}", "@?<v@?i>"]
     var valid = 0
-    for _ in 0..<10_000 {
-      var bytes: [UInt8] = []
-      for _ in 0..<Int.random(in: 1...24, using: &rng) {
-        if Bool.random(using: &rng) {
-          bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &rng)])
-        } else {
-          bytes += Array(pieces[Int.random(in: 0..<pieces.count, using: &rng)].utf8)
-        }
-      }
-      if expectCompactAgreement(bytes, models: [.x86_64SysV, .i386Linux, .windowsX64]) { valid += 1 }
+    for bytes in randomSignatureInputs(count: 10_000, pieces: pieces, using: &rng)
+    where expectCompactAgreement(bytes, models: [.x86_64SysV, .i386Linux, .windowsX64]) {
+      valid += 1
     }
     #expect(valid > 100)
   }

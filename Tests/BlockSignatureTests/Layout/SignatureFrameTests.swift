@@ -62,13 +62,7 @@ import Testing
   func handPickedInputsAgree(modelName: String) throws {
     let model = try #require(DataModel(named: modelName))
     for text in Self.handPicked { expectFrameAgreement(Array(text.utf8), model: model) }
-    // Depth limits: nodes, and qualifiers alone (each one a level, as the tree parser counts).
-    expectFrameAgreement(Array(repeating: UInt8(ascii: "^"), count: 150) + [UInt8(ascii: "i")], model: model)
-    for (prefix, count) in [("v@?", 99), ("v@?", 100), ("v@?", 150), ("v@?{S=", 99), ("v@?{S=", 150)] {
-      let closing = prefix.hasSuffix("=") ? "}" : ""
-      let text = prefix + String(repeating: "r", count: count) + "i" + closing
-      expectFrameAgreement(Array(text.utf8), model: model)
-    }
+    for bytes in nestingLimitInputs { expectFrameAgreement(bytes, model: model) }
   }
 
   /// A run of offsets split after a zero-size structure nested deeper than the default limit,
@@ -91,16 +85,9 @@ import Testing
 
   /// The benchmark corpus (3000 block and 1200 method signatures written by clang).
   @Test func benchmarkCorpusAgrees() throws {
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
-    let table = try String(contentsOf: url, encoding: .utf8)
-    var count = 0
-    for line in table.split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard columns.count >= 3 else { continue }
-      #expect(expectFrameAgreement(Array(columns[2].utf8)))
-      count += 1
-    }
-    #expect(count >= 4000)
+    let signatures = try benchmarkCorpusSignatures()
+    for signature in signatures { #expect(expectFrameAgreement(Array(signature.utf8))) }
+    #expect(signatures.count >= 4000)
   }
 
   /// Inside a pointer or a nested signature the fast path reads the types but does not lay them
@@ -194,24 +181,21 @@ import Testing
       #expect(expectFrameAgreement(bytes), "\(text)")
     }
 
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
     var plain = 0
     var onePass = 0
-    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard columns.count >= 3 else { continue }
-      let bytes = Array(columns[2].utf8)
-      let frame = try SignatureFrame(parsing: String(columns[2]))
+    for signature in try benchmarkCorpusSignatures() {
+      let bytes = Array(signature.utf8)
+      let frame = try SignatureFrame(parsing: signature)
       let used = bytes.withUnsafeBufferPointer { SignatureFrame.fastPathUsesTwoPasses($0) }
       // Offsets that agree, and no argument whose slot the offsets decide: the running sums.
       let reconciled: LayoutCaveats = [.unknownSize, .fieldsNotEncoded, .ambiguousFloatingPoint, .layoutHidden]
       if frame.offsetsMatch, frame.arguments.allSatisfy({ $0.caveats.isDisjoint(with: reconciled) }) {
         plain += 1
-        #expect(used == false, "one pass for \(columns[2])")
+        #expect(used == false, "one pass for \(signature)")
       }
       if used == false {
         onePass += 1
-        #expect(frame.offsetsMatch, "\(columns[2])")
+        #expect(frame.offsetsMatch, "\(signature)")
       }
     }
     #expect(plain >= 3000)
@@ -225,12 +209,7 @@ import Testing
   /// inputs (errors included); frames it returned keep their values; and once a frame is gone
   /// the next one with as many arguments is written into the same buffer (no allocation).
   @Test func readerMatchesAndReusesItsStorage() throws {
-    let url = Toolchain.packageRoot.appendingPathComponent("Benchmarks/Corpus/signatures.tsv")
-    var inputs: [[UInt8]] = []
-    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
-      let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-      if columns.count >= 3 { inputs.append(Array(columns[2].utf8)) }
-    }
+    var inputs = try benchmarkCorpusSignatures().map { Array($0.utf8) }
     var rng = SeededRandom(seed: 7)
     let alphabet = Array("0123456789@?:^[]{}()=\"<>bjAricdqQ*#v ".utf8)
     for _ in 0..<2000 {
@@ -288,24 +267,8 @@ import Testing
     let seed = ProcessInfo.processInfo.environment["BLOCKSIG_FRAME_SEED"].flatMap(UInt64.init) ?? 20_261_123
     print("SignatureFrameTests.randomInputsAgree seed \(seed) (BLOCKSIG_FRAME_SEED to replay)")
     var rng = SeededRandom(seed: seed)
-    let alphabet = Array(
-      "0123456789012345678901234567890123456789+-@?:#*^[]{}()=\"<>bjArnNoORVcislqCISLQtTfdDBv %".utf8)
-    let pieces = [
-      "@?", "@?0", "i8", "{S=ii}", "{S}", "[4c]", "[0s]", "b3", "b0i3", "^v", "r*", "@\"NSString\"", "D", " ", "(U=ci)",
-      "88", "816",
-    ]
     var valid = 0
-    for _ in 0..<20_000 {
-      var bytes: [UInt8] = []
-      for _ in 0..<Int.random(in: 1...24, using: &rng) {
-        if Bool.random(using: &rng) {
-          bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &rng)])
-        } else {
-          bytes += Array(pieces[Int.random(in: 0..<pieces.count, using: &rng)].utf8)
-        }
-      }
-      if expectFrameAgreement(bytes) { valid += 1 }
-    }
+    for bytes in randomSignatureInputs(count: 20_000, using: &rng) where expectFrameAgreement(bytes) { valid += 1 }
     #expect(valid > 100)
   }
 }
