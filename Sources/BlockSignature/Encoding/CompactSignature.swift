@@ -32,6 +32,7 @@ public struct CompactSignature: Hashable, @unchecked Sendable, CustomStringConve
 
   /// The type of argument `index`, made from the nodes.
   ///
+  /// - Complexity: O(1) to find the argument; O(*n*) in its nodes to make the type.
   /// - Precondition: `index` is below ``argumentCount``.
   public func argumentType(at index: Int) -> TypeEncoding {
     precondition(index >= 0 && index < argumentCount, "argument index out of range")
@@ -40,6 +41,7 @@ public struct CompactSignature: Hashable, @unchecked Sendable, CustomStringConve
 
   /// The offset written after argument `index`.
   ///
+  /// - Complexity: O(1).
   /// - Precondition: `index` is below ``argumentCount``.
   public func offset(ofArgument index: Int) -> SignatureEncoding.Offset? {
     precondition(index >= 0 && index < argumentCount, "argument index out of range")
@@ -68,7 +70,8 @@ public struct CompactSignature: Hashable, @unchecked Sendable, CustomStringConve
   /// The signature as written, byte for byte.
   public var description: String { storage.withText { String(decoding: $0, as: UTF8.self) } }
 
-  /// The bytes the signature holds on the heap: its nodes and its text, with the buffer's header.
+  /// The bytes the signature holds on the heap: its nodes, its argument index and its text,
+  /// with the buffer's header.
   public var storageSize: Int {
     MemoryLayout<CompactStorage.Header>.stride + 16 + storage.capacity * MemoryLayout<CompactNode>.stride
   }
@@ -159,7 +162,8 @@ struct CompactNode {
   @inline(__always) var rangeCount: Int { Int(truncatingIfNeeded: value & 0xFFFF_FFFF) }
 }
 
-/// The one allocation of a ``CompactSignature``: the nodes, then the text's bytes.
+/// The one allocation of a ``CompactSignature``: the nodes, the index of each argument's node
+/// (so that an argument is found at once, however many there are), then the text's bytes.
 final class CompactStorage: ManagedBuffer<CompactStorage.Header, CompactNode> {
   struct Header {
     var nodeCount: Int
@@ -167,62 +171,68 @@ final class CompactStorage: ManagedBuffer<CompactStorage.Header, CompactNode> {
     var argumentCount: Int
   }
 
-  /// A storage holding `nodes` and `text`.
+  /// A storage holding `nodes`, the index of their `.argument` nodes, and `text`.
   static func make(nodes: UnsafeBufferPointer<CompactNode>, text: UnsafeBufferPointer<UInt8>, argumentCount: Int)
     -> CompactStorage
   {
-    let stride = MemoryLayout<CompactNode>.stride
-    let textNodes = (text.count &+ stride &- 1) / stride
-    let buffer = create(minimumCapacity: nodes.count &+ textNodes) { _ in
+    let tableNodes = tableNodeCount(argumentCount)
+    let textNodes = (text.count &+ 15) / 16
+    let buffer = create(minimumCapacity: nodes.count &+ tableNodes &+ textNodes) { _ in
       Header(nodeCount: nodes.count, textCount: text.count, argumentCount: argumentCount)
     }
     buffer.withUnsafeMutablePointerToElements { elements in
       elements.initialize(from: nodes.baseAddress!, count: nodes.count)
+      let table = UnsafeMutableRawPointer(elements + nodes.count).bindMemory(to: UInt32.self, capacity: argumentCount)
+      var node = Int(nodes[1].end)
+      for argument in 0..<argumentCount {
+        table[argument] = UInt32(truncatingIfNeeded: node)
+        node = Int(nodes[node].end)
+      }
       if text.count > 0 {
-        UnsafeMutableRawPointer(elements + nodes.count).copyMemory(from: text.baseAddress!, byteCount: text.count)
+        UnsafeMutableRawPointer(elements + (nodes.count &+ tableNodes)).bindMemory(to: UInt8.self, capacity: text.count)
+          .initialize(from: text.baseAddress!, count: text.count)
       }
     }
     // `create` is declared to return the base class; the object is this class.
     return unsafeDowncast(buffer, to: CompactStorage.self)
   }
 
+  /// The node-sized elements the argument table takes (four bytes an argument).
+  @inline(__always)
+  private static func tableNodeCount(_ argumentCount: Int) -> Int { (argumentCount &* 4 &+ 15) / 16 }
+
   @inline(__always)
   func withNodes<R>(_ body: (CompactNodes) throws(LayoutError) -> R) throws(LayoutError) -> R {
-    try withUnsafeMutablePointers { header, elements throws(LayoutError) in
-      try body(
-        CompactNodes(
-          base: elements, count: header.pointee.nodeCount, text: textStart(elements, header),
-          textCount: header.pointee.textCount))
-    }
+    try withUnsafeMutablePointers { header, elements throws(LayoutError) in try body(nodes(elements, header)) }
   }
 
   @inline(__always)
   func withNodes<R>(_ body: (CompactNodes) -> R) -> R {
-    withUnsafeMutablePointers { header, elements in
-      body(
-        CompactNodes(
-          base: elements, count: header.pointee.nodeCount, text: textStart(elements, header),
-          textCount: header.pointee.textCount))
-    }
+    withUnsafeMutablePointers { header, elements in body(nodes(elements, header)) }
   }
 
   @inline(__always)
   func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     withUnsafeMutablePointers { header, elements in
-      body(UnsafeBufferPointer(start: textStart(elements, header), count: header.pointee.textCount))
+      let nodes = nodes(elements, header)
+      return body(UnsafeBufferPointer(start: nodes.textStart, count: nodes.textCount))
     }
   }
 
   @inline(__always)
-  private func textStart(_ elements: UnsafeMutablePointer<CompactNode>, _ header: UnsafeMutablePointer<Header>)
-    -> UnsafePointer<UInt8>
+  private func nodes(_ elements: UnsafeMutablePointer<CompactNode>, _ header: UnsafeMutablePointer<Header>)
+    -> CompactNodes
   {
-    UnsafeRawPointer(elements + header.pointee.nodeCount).assumingMemoryBound(to: UInt8.self)
+    let table = UnsafeRawPointer(elements + header.pointee.nodeCount)
+    return CompactNodes(
+      base: elements, count: header.pointee.nodeCount,
+      text: (table + Self.tableNodeCount(header.pointee.argumentCount) &* 16).assumingMemoryBound(to: UInt8.self),
+      textCount: header.pointee.textCount, arguments: table.assumingMemoryBound(to: UInt32.self))
   }
 
   deinit {
     _ = withUnsafeMutablePointers { header, elements in
-      // Nodes are trivial; the text lies past them as raw bytes.
+      // Nodes are trivial; the table and the text lie past them as raw bytes.
       elements.deinitialize(count: header.pointee.nodeCount)
     }
   }
@@ -234,12 +244,18 @@ struct CompactNodes {
   let count: Int
   let textStart: UnsafePointer<UInt8>
   let textCount: Int
+  /// The index of each argument's `.argument` node; `nil` while the nodes are being written.
+  let arguments: UnsafePointer<UInt32>?
 
-  init(base: UnsafePointer<CompactNode>, count: Int, text: UnsafePointer<UInt8>, textCount: Int) {
+  init(
+    base: UnsafePointer<CompactNode>, count: Int, text: UnsafePointer<UInt8>, textCount: Int,
+    arguments: UnsafePointer<UInt32>? = nil
+  ) {
     self.base = base
     self.count = count
     self.textStart = text
     self.textCount = textCount
+    self.arguments = arguments
   }
 
   /// The whole text.
@@ -258,7 +274,9 @@ struct CompactNodes {
   @inline(__always) subscript(index: Int) -> CompactNode { base[index] }
 
   /// The node of argument `index`'s `.argument` marker.
+  @inline(__always)
   func argumentNode(_ index: Int) -> Int {
+    if let arguments { return Int(arguments[index]) }
     var node = Int(base[1].end)
     for _ in 0..<index { node = Int(base[node].end) }
     return node

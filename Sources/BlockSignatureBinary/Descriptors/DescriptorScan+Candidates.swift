@@ -31,7 +31,7 @@ extension DescriptorScan {
   }
 
   /// The signature in the string at file range `range`, parsed once per scan.
-  func signature(in range: Range<Int>) -> SignatureEncoding? {
+  func signature(in range: Range<Int>) -> CompactSignature? {
     signatures.signature(at: range.lowerBound, bytes: UnsafeRawBufferPointer(rebasing: image.bytes.base[range]))
   }
 

@@ -96,7 +96,7 @@ extension DescriptorScan {
       next += 2 * p
     }
     var signature: String?
-    var parsedSignature: SignatureEncoding?
+    var parsedSignature: CompactSignature?
     var extendedLayout: String?
     if shapeValue.hasSignature {
       switch image.pointer(at: next) {
@@ -160,7 +160,7 @@ extension DescriptorScan {
       copyHelper: copyHelper,
       disposeHelper: disposeHelper,
       signature: signature,
-      declaration: parsedSignature?.cDeclaration(for: image.dataModel),
+      declaration: parsedSignature?.tree.cDeclaration(for: image.dataModel),
       extendedLayout: extendedLayout,
       literals: literals,
       evidence: candidate.evidence.sorted())
