@@ -118,14 +118,24 @@ static size_t cbs_image_span(struct dl_phdr_info *info, uintptr_t address) {
   return 0;
 }
 
-/// Copies `count` bytes one by one, unseen by the sanitizers, as the kernel's copy of
-/// `process_vm_readv` is: they lie in a mapped segment, but may run past the variable
-/// AddressSanitizer knows them as (a descriptor read to the end its flags announce), which its
-/// `memcpy` would report. Volatile, so that no `memcpy` is made of the loop.
+/// An 8-byte word at any address.
+typedef uint64_t cbs_unaligned_word __attribute__((aligned(1)));
+
+/// Copies `count` bytes, a word at a time and then byte by byte, unseen by the sanitizers, as
+/// the kernel's copy of `process_vm_readv` is: they lie in a mapped segment, but may run past
+/// the variable AddressSanitizer knows them as (a descriptor read to the end its flags
+/// announce), which its `memcpy` would report. Volatile, so that no `memcpy` is made of the
+/// loops.
 __attribute__((no_sanitize("address", "thread"))) static void cbs_copy_bytes(
     unsigned char *to, const unsigned char *from, size_t count) {
+  const volatile cbs_unaligned_word *words = (const volatile cbs_unaligned_word *)from;
+  size_t index = 0;
+  for (; index + 8 <= count; index += 8) {
+    uint64_t word = words[index / 8];
+    __builtin_memcpy(to + index, &word, 8);
+  }
   const volatile unsigned char *source = from;
-  for (size_t index = 0; index < count; index++) to[index] = source[index];
+  for (; index < count; index++) to[index] = source[index];
 }
 
 /// The length of the string at `from` within `limit` bytes, and whether a NUL ends it there;

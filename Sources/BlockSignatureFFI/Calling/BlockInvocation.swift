@@ -22,9 +22,11 @@ import CFFI
 /// block's fault: nothing here can catch it.
 public final class BlockInvocation: @unchecked Sendable {
   /// The signature calls follow, in block form.
-  public let signature: MethodSignature
+  public var signature: MethodSignature { prepared.signature }
   /// The block's own signature, when it carries one.
-  public let blockSignature: MethodSignature?
+  public var blockSignature: MethodSignature? { prepared.own }
+  /// The preparation, shared by the invocations of one signature text.
+  private let prepared: Prepared
   /// The block, copied (`_Block_copy`) for the invocation's lifetime: valid only while the
   /// `BlockInvocation` lives, which in an optimized build may end right after this property
   /// is read. Keep the invocation alive while the pointer is used:
@@ -35,7 +37,7 @@ public final class BlockInvocation: @unchecked Sendable {
   package let interface: CallInterface
   /// The text the invocation was prepared from (the block's signature, the declared one, the
   /// level): equal keys, equal preparations. Nil for a block without a signature.
-  package let preparationKey: String?
+  package let preparationKey: PreparationKey?
   /// The block's invoke function, which libffi calls.
   package let invokeFunction: @convention(c) () -> Void
 
@@ -59,7 +61,7 @@ public final class BlockInvocation: @unchecked Sendable {
     let prepared: Prepared
     // Blocks of one signature text, declared alike, share their preparation.
     preparationKey = info.signatureBytes.map {
-      "\(String(decoding: $0, as: UTF8.self))\u{0}\(declaredSignature ?? "")\u{0}\(level)"
+      PreparationKey(signature: String(decoding: $0, as: UTF8.self), declared: declaredSignature, level: level)
     }
     if let key = preparationKey {
       prepared = try Self.cache.value(for: key) { () throws(InvocationError) in
@@ -68,7 +70,7 @@ public final class BlockInvocation: @unchecked Sendable {
     } else {
       prepared = try Self.prepare(info, declared: declaredSignature, level: level, model: model)
     }
-    (signature, blockSignature, interface) = (prepared.signature, prepared.own, prepared.interface)
+    (self.prepared, interface) = (prepared, prepared.interface)
     guard let invokeAddress = UnsafeRawPointer(bitPattern: info.invokeAddress) else {
       throw InvocationError(kind: .notABlock, message: "the block's invoke pointer is NULL")
     }
@@ -84,14 +86,28 @@ public final class BlockInvocation: @unchecked Sendable {
   }
 
   /// What blocks of one signature text share: the signature calls follow, the block's own,
-  /// and the prepared interface.
-  struct Prepared {
-    var signature: MethodSignature
-    var own: MethodSignature?
-    var interface: CallInterface
+  /// and the prepared interface. A class, so that a use takes a reference, not a copy of each
+  /// signature.
+  final class Prepared {
+    let signature: MethodSignature
+    let own: MethodSignature?
+    let interface: CallInterface
+
+    init(signature: MethodSignature, own: MethodSignature?, interface: CallInterface) {
+      self.signature = signature
+      self.own = own
+      self.interface = interface
+    }
   }
 
-  private static let cache = PreparationCache<Prepared>(limit: 64)
+  /// What a preparation is made from: the signature text, the declared text and the level.
+  package struct PreparationKey: Hashable, Sendable {
+    var signature: String
+    var declared: String?
+    var level: CompatibilityLevel
+  }
+
+  private static let cache = PreparationCache<PreparationKey, Prepared>(limit: 64)
 
   private static func prepare(
     _ info: BlockInfo, declared: String?, level: CompatibilityLevel, model: DataModel
@@ -118,12 +134,12 @@ public final class BlockInvocation: @unchecked Sendable {
   package init(
     made: DynamicBlock, declaredSignature: String? = nil, level: CompatibilityLevel = .abi
   ) throws(InvocationError) {
-    let own = made.signature
-    let key = "\(made.signatureText)\u{0}\(declaredSignature ?? "")\u{0}\(level)"
+    let key = PreparationKey(signature: made.signatureText, declared: declaredSignature, level: level)
     let prepared = try Self.cache.value(for: key) { () throws(InvocationError) in
-      try Self.prepare(own: own, declared: declaredSignature, level: level, model: own.model, flagSet: true)
+      let own = made.signature
+      return try Self.prepare(own: own, declared: declaredSignature, level: level, model: own.model, flagSet: true)
     }
-    (signature, blockSignature, interface, preparationKey) = (prepared.signature, own, prepared.interface, key)
+    (self.prepared, interface, preparationKey) = (prepared, prepared.interface, key)
     let invoke = made.withBlock { block in MadeBlockCaptures.of(block).pointee.prototype.invoke }
     invokeFunction = unsafeBitCast(invoke, to: (@convention(c) () -> Void).self)
     guard let copy = made.withBlock({ _Block_copy($0) }) else {

@@ -7,7 +7,7 @@
 /// on while anything made from it holds it.
 import BlockSignatureSystem
 
-package final class PreparationCache<Value>: @unchecked Sendable {
+package final class PreparationCache<Key: Hashable, Value>: @unchecked Sendable {
   /// A kept value and when it was last used: a reference, so that a use updates the time in
   /// place instead of writing the value back into the dictionary.
   private final class Entry {
@@ -21,10 +21,10 @@ package final class PreparationCache<Value>: @unchecked Sendable {
   }
 
   private struct Table {
-    var entries: [String: Entry] = [:]
+    var entries: [Key: Entry] = [:]
     var clock: UInt64 = 0
 
-    mutating func use(_ key: String) -> Value? {
+    mutating func use(_ key: Key) -> Value? {
       guard let entry = entries[key] else { return nil }
       clock += 1
       entry.lastUse = clock
@@ -42,7 +42,7 @@ package final class PreparationCache<Value>: @unchecked Sendable {
 
   /// The value for `key`, made by `make` (outside the lock) when none is kept. Two threads may
   /// make one at once: the first stored wins, and both get it.
-  package func value<Failure: Error>(for key: String, orMake make: () throws(Failure) -> Value) throws(Failure)
+  package func value<Failure: Error>(for key: Key, orMake make: () throws(Failure) -> Value) throws(Failure)
     -> Value
   {
     if let known = table.withLock({ $0.use(key) }) { return known }

@@ -25,7 +25,7 @@ final class BlockPrototype: @unchecked Sendable {
   private let closure: FFIClosure?
 
   /// The prototypes kept for blocks still to be made.
-  private static let cache = PreparationCache<BlockPrototype>(limit: 64)
+  private static let cache = PreparationCache<String, BlockPrototype>(limit: 64)
 
   /// The most prototypes the cache keeps.
   static var limit: Int { cache.limit }

@@ -26,7 +26,9 @@ public final class CFunctionTrampoline: @unchecked Sendable {
   /// The call through the block the function makes.
   public let invocation: BlockInvocation
   /// The function's signature, in function form (no hidden argument).
-  public let signature: MethodSignature
+  public var signature: MethodSignature { form.signature }
+  /// The function form, shared by the trampolines of one preparation.
+  private let form: FunctionForm
   /// The code C calls: a register shift into the block's invoke where the arguments allow it
   /// (x86-64), else a libffi closure that forwards each call through the invocation.
   private var entry: Entry!
@@ -56,7 +58,7 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     } else {
       form = try FunctionForm(of: invocation.signature)
     }
-    signature = form.signature
+    self.form = form
     if let hiddenReturn = form.shiftAfterHiddenReturn,
       let stub = RegisterShiftStub(block: invocation.unsafeBlock, afterHiddenReturn: hiddenReturn)
     {
@@ -66,11 +68,12 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     }
   }
 
-  /// A block signature's function form and whether a register shift calls the block.
-  private struct FunctionForm {
-    var signature: MethodSignature
+  /// A block signature's function form and whether a register shift calls the block (a class:
+  /// a use takes a reference, not a copy of the signature).
+  private final class FunctionForm {
+    let signature: MethodSignature
     /// Nil: no shift applies; else whether a hidden return pointer comes first.
-    var shiftAfterHiddenReturn: Bool?
+    let shiftAfterHiddenReturn: Bool?
 
     init(of blockForm: MethodSignature) throws(InvocationError) {
       do {
@@ -82,7 +85,7 @@ public final class CFunctionTrampoline: @unchecked Sendable {
     }
   }
 
-  private static let functionForms = PreparationCache<FunctionForm>(limit: 64)
+  private static let functionForms = PreparationCache<BlockInvocation.PreparationKey, FunctionForm>(limit: 64)
 
   /// A libffi closure for the function's interface that forwards each call to the block.
   private func forwardingClosure() throws(InvocationError) -> Entry {

@@ -206,7 +206,7 @@ public final class DynamicBlock: @unchecked Sendable {
 
   /// Block forms by the text they were read from: a block made again for a text parses
   /// nothing.
-  private static let blockForms = PreparationCache<(MethodSignature, String)>(limit: 64)
+  private static let blockForms = PreparationCache<String, (MethodSignature, String)>(limit: 64)
 
   /// `signature` in block form with the text its descriptor will hold.
   static func blockForm(of signature: String) throws(InvocationError) -> (MethodSignature, String) {
