@@ -47,6 +47,9 @@ do {
     if only == "making a trampoline" {
       for _ in 0..<calls { _ = try CFunctionTrampoline(block: cmb_clang_block()) }
     }
+    if only == "making a heap trampoline" {
+      for _ in 0..<calls { _ = try CFunctionTrampoline(block: cmb_clang_heap_block()) }
+    }
     if only == "making a block" {
       for _ in 0..<calls {
         _ = try DynamicBlock(signature: signature) { call in call.result.storeBytes(of: 1.0, as: Double.self) }
