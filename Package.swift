@@ -68,7 +68,10 @@ let package = Package(
       dependencies: ["BlockSignature", "BlockSignatureSystem", "BlockSignatureValues", "CBlockABI"],
       swiftSettings: swiftSettings
     ),
-    .target(name: "CBlockSignatureObjC", linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]),
+    .target(
+      name: "CBlockSignatureObjC", dependencies: ["CBlockABI"],
+      linkerSettings: [.linkedLibrary("objc"), .linkedLibrary("ffi")]
+    ),
     .target(
       name: "BlockSignatureObjC",
       dependencies: [
@@ -77,7 +80,7 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
-    .target(name: "CBlockSignatureHook"),
+    .target(name: "CBlockSignatureHook", dependencies: ["CBlockABI"]),
     .target(
       name: "BlockSignatureHook",
       dependencies: [

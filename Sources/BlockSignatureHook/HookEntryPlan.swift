@@ -5,6 +5,7 @@
 
 import BlockSignature
 import BlockSignatureFFI
+import CBlockABI
 import CBlockSignatureHook
 
 /// The entry's view of one signature: each passed argument's place in the frame, the stack
@@ -24,7 +25,7 @@ struct HookEntryPlan: @unchecked Sendable {
   /// The plan for `interface`, or nil when the entry cannot serve it.
   init?(_ interface: CallInterface) {
     guard cbh_hook_entry_address() != nil, interface.signature.model == .x86_64SysV,
-      interface.passedCount == interface.argumentShapes.count, interface.passedCount <= CBH_ENTRY_ARGUMENTS,
+      interface.passedCount == interface.argumentShapes.count, interface.passedCount <= CBA_ENTRY_FRAME_ARGUMENTS,
       let resultKind = Self.resultKind(interface.returnShape)
     else { return nil }
     let placement = interface.signature.encoding.argumentPlacement(for: interface.signature.model)
@@ -37,9 +38,9 @@ struct HookEntryPlan: @unchecked Sendable {
       guard Self.isScalar(shape) else { return nil }
       switch place {
       case .registers(let general, let floating) where general.count == 1 && floating.isEmpty:
-        slots.append(CBH_ENTRY_GENERAL + 8 * general.lowerBound)
+        slots.append(CBA_ENTRY_FRAME_GENERAL + 8 * general.lowerBound)
       case .registers(let general, let floating) where general.isEmpty && floating.count == 1:
-        slots.append(CBH_ENTRY_FLOATING + 8 * floating.lowerBound)
+        slots.append(CBA_ENTRY_FRAME_FLOATING + 8 * floating.lowerBound)
       case .stack(let offset, let size) where size <= 8:
         slots.append(~offset)
         stackBytes = max(stackBytes, offset + 8)

@@ -6,6 +6,7 @@
 
 import BlockSignature
 import BlockSignatureFFI
+import CBlockABI
 import CBlockSignatureHook
 import CFFI
 import Synchronization
@@ -63,12 +64,12 @@ enum HookInvoke {
       frame, stack, descriptor in
       HookSite.withSite(of: descriptor) { site in
         let plan = site.entryPlan.unsafelyUnwrapped
-        let pointers = (frame + Int(CBH_ENTRY_POINTERS)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let pointers = (frame + Int(CBA_ENTRY_FRAME_POINTERS)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         for index in 0..<plan.count {
           let slot = plan.slots[index]
           pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
         }
-        let result = frame + Int(CBH_ENTRY_RESULT)
+        let result = frame + Int(CBA_ENTRY_FRAME_RESULT)
         result.storeBytes(of: (0, 0) as (UInt64, UInt64), as: (UInt64, UInt64).self)
         site.proceed(
           from: 0, block: frame.load(as: UnsafeRawPointer.self), result: result, passed: pointers,

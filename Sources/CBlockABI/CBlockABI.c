@@ -52,6 +52,6 @@ _Static_assert(offsetof(struct CBA_Block_made_descriptor, part3) == 4 * CBA_PTR,
 #if defined(__x86_64__) && defined(__linux__)
 // MadeBlockEntry.S reads the dispatch function at these offsets.
 _Static_assert(offsetof(struct CBA_Block_made_descriptor, entry_dispatch) == 48, "dispatch after the three parts");
-_Static_assert(CBA_MADE_ENTRY_POINTERS + 8 * CBA_MADE_ENTRY_ARGUMENTS == CBA_MADE_ENTRY_SIZE, "the frame's size");
-_Static_assert(CBA_MADE_ENTRY_SIZE % 16 == 0, "the stack stays aligned to 16 at the call");
+_Static_assert(CBA_ENTRY_FRAME_POINTERS + 8 * CBA_ENTRY_FRAME_ARGUMENTS == CBA_ENTRY_FRAME_SIZE, "the frame's size");
+_Static_assert(CBA_ENTRY_FRAME_SIZE % 16 == 0, "the stack stays aligned to 16 at the call");
 #endif

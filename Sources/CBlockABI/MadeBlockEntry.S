@@ -1,9 +1,11 @@
 // The invoke of a block made at run time whose parameters and result are scalars, on x86-64
-// System V (Linux): it saves the argument registers in a frame (the layout CBA_MADE_ENTRY_*
+// System V (Linux): it saves the argument registers in a frame (the layout CBA_ENTRY_FRAME_*
 // names in CBlockABI.h, with room for the dispatch's argument pointers), calls the dispatch function the block's descriptor holds with the frame
 // and the address of the stack arguments, and returns the result the dispatch left in the frame
 // in RAX and XMM0. What libffi's closure does for any signature, without classifying the
 // arguments on each call: the dispatch knows each one's place from the signature.
+
+#include "CBlockABIRegisters.h"
 
 #if defined(__x86_64__) && defined(__linux__)
   .text
@@ -20,20 +22,7 @@ cba_made_block_entry:
   movq %rsp, %rbp
   .cfi_def_cfa_register %rbp
   subq $368, %rsp
-  movq %rdi, 0(%rsp)
-  movq %rsi, 8(%rsp)
-  movq %rdx, 16(%rsp)
-  movq %rcx, 24(%rsp)
-  movq %r8, 32(%rsp)
-  movq %r9, 40(%rsp)
-  movsd %xmm0, 48(%rsp)
-  movsd %xmm1, 56(%rsp)
-  movsd %xmm2, 64(%rsp)
-  movsd %xmm3, 72(%rsp)
-  movsd %xmm4, 80(%rsp)
-  movsd %xmm5, 88(%rsp)
-  movsd %xmm6, 96(%rsp)
-  movsd %xmm7, 104(%rsp)
+  CBA_SAVE_ARGUMENT_REGISTERS %rsp
   movq 24(%rdi), %rax        // the block's descriptor
   movq %rsp, %rdi            // the frame
   leaq 16(%rbp), %rsi        // the first stack argument, above the return address

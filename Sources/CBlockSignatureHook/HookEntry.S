@@ -1,6 +1,8 @@
 // The invoke of hooked blocks whose parameters and result are scalars, on x86-64 System V, and
 // the call of a block's own invoke with the registers it saved. The layout of the frame is
-// CBH_ENTRY_* in CBlockSignatureHook.h.
+// CBA_ENTRY_FRAME_* in CBlockABI.h.
+
+#include "CBlockABIRegisters.h"
 
 #if defined(__x86_64__) && defined(__linux__)
   .text
@@ -22,20 +24,7 @@ cbh_hook_entry:
   movq %rsp, %rbp
   .cfi_def_cfa_register %rbp
   subq $368, %rsp
-  movq %rdi, 0(%rsp)
-  movq %rsi, 8(%rsp)
-  movq %rdx, 16(%rsp)
-  movq %rcx, 24(%rsp)
-  movq %r8, 32(%rsp)
-  movq %r9, 40(%rsp)
-  movsd %xmm0, 48(%rsp)
-  movsd %xmm1, 56(%rsp)
-  movsd %xmm2, 64(%rsp)
-  movsd %xmm3, 72(%rsp)
-  movsd %xmm4, 80(%rsp)
-  movsd %xmm5, 88(%rsp)
-  movsd %xmm6, 96(%rsp)
-  movsd %xmm7, 104(%rsp)
+  CBA_SAVE_ARGUMENT_REGISTERS %rsp
   movq %rsp, %rdi                      // the frame
   leaq 16(%rbp), %rsi                  // the first stack argument, above the return address
   movq %rax, %rdx                      // the descriptor
@@ -142,20 +131,7 @@ cbh_call_saved:
   movq %rsp, %rdi
   movq %rdx, %rcx
   rep movsb                            // copied from the caller's stack
-  movq 0(%rbx), %rdi
-  movq 8(%rbx), %rsi
-  movq 16(%rbx), %rdx
-  movq 24(%rbx), %rcx
-  movq 32(%rbx), %r8
-  movq 40(%rbx), %r9
-  movsd 48(%rbx), %xmm0
-  movsd 56(%rbx), %xmm1
-  movsd 64(%rbx), %xmm2
-  movsd 72(%rbx), %xmm3
-  movsd 80(%rbx), %xmm4
-  movsd 88(%rbx), %xmm5
-  movsd 96(%rbx), %xmm6
-  movsd 104(%rbx), %xmm7
+  CBA_LOAD_ARGUMENT_REGISTERS %rbx
   callq *%r11
   cmpl $1, %r12d
   jne 2f

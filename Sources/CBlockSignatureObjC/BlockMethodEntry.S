@@ -10,6 +10,8 @@
 // registers; its unwind information lets an exception pass through it to the `@catch` of
 // cbo_register_call_catching.
 
+#include "CBlockABIRegisters.h"
+
 #if defined(__x86_64__) && defined(__linux__)
   .text
   .globl cbo_block_method_entry
@@ -101,20 +103,7 @@ cbo_block_method_replay:
   .cfi_def_cfa_offset 16
   .cfi_offset %rbx, -16
   movq %rdi, %rbx
-  movsd 48(%rbx), %xmm0
-  movsd 56(%rbx), %xmm1
-  movsd 64(%rbx), %xmm2
-  movsd 72(%rbx), %xmm3
-  movsd 80(%rbx), %xmm4
-  movsd 88(%rbx), %xmm5
-  movsd 96(%rbx), %xmm6
-  movsd 104(%rbx), %xmm7
-  movq 8(%rbx), %rsi
-  movq 16(%rbx), %rdx
-  movq 24(%rbx), %rcx
-  movq 32(%rbx), %r8
-  movq 40(%rbx), %r9
-  movq 0(%rbx), %rdi
+  CBA_LOAD_ARGUMENT_REGISTERS %rbx
   callq *144(%rbx)
   movq %rax, 112(%rbx)
   movq %rdx, 120(%rbx)

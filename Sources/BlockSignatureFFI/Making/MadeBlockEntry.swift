@@ -15,7 +15,7 @@ enum MadeBlockEntry {
   static func slots(for interface: CallInterface) -> (entry: UnsafeRawPointer, slots: [Int])? {
     guard let entry = cba_made_block_entry_address(), interface.signature.model == .x86_64SysV,
       isScalarResult(interface.returnShape), interface.passedCount == interface.argumentShapes.count,
-      interface.passedCount <= CBA_MADE_ENTRY_ARGUMENTS
+      interface.passedCount <= CBA_ENTRY_FRAME_ARGUMENTS
     else { return nil }
     let placement = interface.signature.encoding.argumentPlacement(for: interface.signature.model)
     guard placement.returnsInMemory == false, placement.arguments.count == interface.argumentShapes.count else {
@@ -26,9 +26,9 @@ enum MadeBlockEntry {
       guard isScalarArgument(shape) else { return nil }
       switch place {
       case .registers(let general, let floating) where general.count == 1 && floating.isEmpty:
-        slots.append(CBA_MADE_ENTRY_GENERAL + 8 * general.lowerBound)
+        slots.append(CBA_ENTRY_FRAME_GENERAL + 8 * general.lowerBound)
       case .registers(let general, let floating) where general.isEmpty && floating.count == 1:
-        slots.append(CBA_MADE_ENTRY_FLOATING + 8 * floating.lowerBound)
+        slots.append(CBA_ENTRY_FRAME_FLOATING + 8 * floating.lowerBound)
       case .stack(let offset, let size) where size <= 8:
         slots.append(~offset)
       default:
@@ -57,11 +57,11 @@ enum MadeBlockEntry {
     let block = UnsafeRawPointer(frame.load(as: UnsafeRawPointer.self))
     let captures = MadeBlockCaptures.of(block)
     let slots = captures.pointee.plan.frameSlots.unsafelyUnwrapped
-    let pointers = (frame + CBA_MADE_ENTRY_POINTERS).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    let pointers = (frame + CBA_ENTRY_FRAME_POINTERS).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
     for index in 0..<captures.pointee.plan.passedCount {
       let slot = slots[index]
       pointers[index] = slot >= 0 ? frame + slot : stack + ~slot
     }
-    MadeBlockCaptures.respond(captures, block: block, result: frame + CBA_MADE_ENTRY_RESULT, arguments: pointers)
+    MadeBlockCaptures.respond(captures, block: block, result: frame + CBA_ENTRY_FRAME_RESULT, arguments: pointers)
   }
 }

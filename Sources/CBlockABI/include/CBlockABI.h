@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "CBlockABIRegisters.h"  // assembler macros only: empty here
 
 #ifdef __cplusplus
 extern "C" {
@@ -304,17 +305,19 @@ struct CBA_Block_made_descriptor {
   void (*_Nullable entry_dispatch)(void *_Nonnull frame, void *_Nonnull stack_arguments);
 };
 
-/// The frame `cba_made_block_entry` hands its dispatch function (x86-64 System V): the six
-/// general-purpose argument registers (RDI first, the block), the low eight bytes of XMM0 to
-/// XMM7, 16 bytes the dispatch leaves the result in, which go back in RAX and XMM0, and room
-/// for the dispatch's list of argument addresses (at most CBA_MADE_ENTRY_ARGUMENTS of them).
+/// The frame an entry that saves a call's argument registers hands its dispatch function
+/// (x86-64 System V: `cba_made_block_entry` here, a hooked block's entry in
+/// CBlockSignatureHook): the six general-purpose argument registers (RDI first, the block), the
+/// low eight bytes of XMM0 to XMM7, 16 bytes the dispatch leaves the result in, which go back in
+/// RAX and XMM0, and room for the dispatch's list of argument addresses (at most
+/// CBA_ENTRY_FRAME_ARGUMENTS of them). CBlockABIRegisters.h saves and loads the registers.
 enum {
-  CBA_MADE_ENTRY_GENERAL = 0,
-  CBA_MADE_ENTRY_FLOATING = 48,
-  CBA_MADE_ENTRY_RESULT = 112,
-  CBA_MADE_ENTRY_POINTERS = 128,
-  CBA_MADE_ENTRY_ARGUMENTS = 30,
-  CBA_MADE_ENTRY_SIZE = 368,
+  CBA_ENTRY_FRAME_GENERAL = 0,
+  CBA_ENTRY_FRAME_FLOATING = 48,
+  CBA_ENTRY_FRAME_RESULT = 112,
+  CBA_ENTRY_FRAME_POINTERS = 128,
+  CBA_ENTRY_FRAME_ARGUMENTS = 30,
+  CBA_ENTRY_FRAME_SIZE = 368,
 };
 
 /// A made block's invoke for signatures of scalars only, on x86-64 System V: saves the argument

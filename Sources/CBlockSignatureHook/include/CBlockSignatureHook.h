@@ -74,17 +74,6 @@ void *_Nullable cbh_descriptor_allocate(uintptr_t size);
 /// dispatch function at -16, the hook site at -8.
 enum { CBH_DESCRIPTOR_PREFIX = 16 };
 
-/// The frame `cbh_hook_entry` hands its dispatch (x86-64 System V): the six general-purpose
-/// argument registers (RDI first, the block), the low eight bytes of XMM0 to XMM7, 16 bytes for
-/// the result (returned in RAX and XMM0), room for the dispatch's list of argument addresses.
-enum {
-  CBH_ENTRY_GENERAL = 0,
-  CBH_ENTRY_FLOATING = 48,
-  CBH_ENTRY_RESULT = 112,
-  CBH_ENTRY_POINTERS = 128,
-  CBH_ENTRY_ARGUMENTS = 30,
-  CBH_ENTRY_SIZE = 368,
-};
 
 /// The shared invoke of hooked blocks whose parameters and result are scalars, on x86-64
 /// System V: when the block's descriptor is in the region it saves the argument registers and
