@@ -70,9 +70,10 @@ final class TraceAgent: Sendable {
     }
   }
 
-  /// Writes every byte of `bytes`.
+  /// Writes every byte of `bytes`. A failed write is dropped: inside the traced program there
+  /// is nowhere to report it.
   static func writeAll(_ bytes: [UInt8], to output: Int32) {
-    bytes.withUnsafeBytes { system_writeAll(output, $0) }
+    _ = bytes.withUnsafeBytes { system_writeAll(output, $0) }
   }
 
   /// Writes `line` and a newline in one `write`, so that lines of threads never interleave.

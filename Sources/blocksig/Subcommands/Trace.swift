@@ -108,7 +108,7 @@ enum TraceLauncher {
   /// Writes `message` and a newline to standard error.
   static func complain(_ message: String) {
     var line = "blocksig trace: \(message)\n"
-    line.withUTF8 { system_writeAll(2, UnsafeRawBufferPointer($0)) }
+    _ = line.withUTF8 { system_writeAll(2, UnsafeRawBufferPointer($0)) }  // nowhere else to say it failed
   }
 
   /// `path` made absolute against the current directory.
