@@ -5,9 +5,6 @@
 import BlockSignature
 import BlockSignatureFFI
 
-/// Where a zero-size argument (which clang does not pass) is read from: no bytes are read.
-nonisolated(unsafe) private let noBytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
-
 /// One call of a hooked block, as a hook sees it; valid only while the hook runs. Parameters
 /// are numbered from 0, the block itself left out.
 ///
@@ -51,7 +48,9 @@ public struct HookedCall {
   /// - Precondition: `0 <= index < argumentCount`.
   public func argumentAddress(_ index: Int) -> UnsafeMutableRawPointer {
     precondition(index >= 0 && index < argumentCount, "argument \(index) of \(argumentCount)")
-    guard let slot = site.callInterface.passedIndex[index + 1], let address = passed[slot] else { return noBytes }
+    guard let slot = site.callInterface.passedIndex[index + 1], let address = passed[slot] else {
+      return ZeroSizeArgument.address
+    }
     return address
   }
 

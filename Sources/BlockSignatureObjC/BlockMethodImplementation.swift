@@ -165,7 +165,7 @@ enum MethodCall {
           }
           // Block parameter 1 is self (method argument 0) or the first explicit argument (2).
           let methodPosition = includingSelf ? (position == 1 ? 0 : position) : position + 1
-          values[index] = method.passedIndex[methodPosition].flatMap { arguments[$0] } ?? noBytes
+          values[index] = method.passedIndex[methodPosition].flatMap { arguments[$0] } ?? ZeroSizeArgument.address
         }
         return ObjCExceptions.call(
           UnsafeMutableRawPointer(blockInterface.cif),
@@ -193,9 +193,6 @@ enum MethodCall {
     }
   }
 }
-
-/// Where an argument without bytes (which clang does not pass) is read from.
-nonisolated(unsafe) private let noBytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
 
 extension ObjCError {
   /// An invocation error met while preparing `what`, as an Objective-C error.

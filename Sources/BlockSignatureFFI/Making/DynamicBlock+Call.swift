@@ -2,9 +2,6 @@
 
 import BlockSignature
 
-/// Where a zero-size argument (which clang does not pass) is read from: no bytes are read.
-nonisolated(unsafe) private let noBytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
-
 extension DynamicBlock {
   /// One call of a made block as its handler sees it; valid only while the handler runs.
   /// Parameters are numbered from 0, the block itself left out.
@@ -60,7 +57,9 @@ extension DynamicBlock {
     public func argumentAddress(_ index: Int) -> UnsafeRawPointer {
       precondition(index >= 0 && index < argumentCount, "argument \(index) of \(argumentCount)")
       let passed = passedSlots[index]
-      guard passed >= 0, let address = argumentPointers[passed] else { return UnsafeRawPointer(noBytes) }
+      guard passed >= 0, let address = argumentPointers[passed] else {
+        return UnsafeRawPointer(ZeroSizeArgument.address)
+      }
       return UnsafeRawPointer(address)
     }
 
