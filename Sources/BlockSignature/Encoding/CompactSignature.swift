@@ -1,10 +1,11 @@
-/// A parsed signature held in one allocation: its text, and its nodes in one buffer.
+/// A parsed signature held in one allocation: its nodes, and its text beside them.
 ///
 /// ``SignatureEncoding`` is a tree of values, convenient to match and to edit; it allocates a
 /// box for most nodes that hold another type and an array for every record's fields.
-/// `CompactSignature` reads the same grammar into one buffer of fixed-size nodes that follows the
+/// `CompactSignature` reads the same grammar into fixed-size nodes kept in one buffer with the
 /// text, and lays the signature out straight from them. Its types are made as ``TypeEncoding``
-/// values only when asked for.
+/// values only when asked for. Keep it where many parsed signatures are kept (a cache, a scan of
+/// a binary); use the tree to match or edit types.
 ///
 ///     let signature = try CompactSignature(parsing: "i24@?0{P=dic}8")
 ///     signature.argumentCount                        // 2
@@ -76,10 +77,12 @@ public struct CompactSignature: Hashable, @unchecked Sendable, CustomStringConve
     MemoryLayout<CompactStorage.Header>.stride + 16 + storage.capacity * MemoryLayout<CompactNode>.stride
   }
 
+  /// Whether the two texts are the same bytes (and so the two trees the same).
   public static func == (lhs: CompactSignature, rhs: CompactSignature) -> Bool {
     lhs.storage === rhs.storage || lhs.storage.withText { left in rhs.storage.withText { left.elementsEqual($0) } }
   }
 
+  /// Hashes the text.
   public func hash(into hasher: inout Hasher) {
     storage.withText { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
