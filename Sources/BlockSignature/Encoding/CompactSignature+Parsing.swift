@@ -37,11 +37,13 @@ extension CompactSignature {
       self.init(storage: storage!)
       return
     }
-    // A signature of n bytes has at most 2n + 2 nodes and n open ones: this try finishes.
+    // A signature of n bytes has at most 2n + 2 nodes, and no more open ones than its bytes or
+    // the depth limit (the reader checks the limit before it needs room): this try finishes.
     let capacity = 2 &* bytes.count &+ 2
+    let limit = max(options.maximumNestingDepth, 0)
+    let depth = limit < bytes.count ? limit &+ 1 : bytes.count &+ 1
     guard
-      case .finished(let error) = Self.attempt(
-        bytes, options: options, capacity: capacity, depth: bytes.count &+ 1, &storage)
+      case .finished(let error) = Self.attempt(bytes, options: options, capacity: capacity, depth: depth, &storage)
     else {
       preconditionFailure("a signature outgrew a buffer of twice its bytes")
     }

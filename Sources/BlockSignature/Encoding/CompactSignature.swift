@@ -268,10 +268,10 @@ struct CompactNodes {
   func kind(argumentCount: Int) -> SignatureEncoding.Kind {
     guard argumentCount > 0 else { return .types }
     let first = base[unqualified(argumentNode(0) &+ 1)]
-    if first.kind == .block { return .block }
-    guard first.kind == .object, argumentCount >= 2 else { return .types }
-    let second = base[unqualified(argumentNode(1) &+ 1)]
-    return second.kind == .primitive && second.typeCode == .selector ? .method : .types
+    let second = argumentCount >= 2 ? base[unqualified(argumentNode(1) &+ 1)] : nil
+    return SignatureEncoding.Kind(
+      firstIsBlock: first.kind == .block, firstIsObject: first.kind == .object,
+      secondIsSelector: second.map { $0.kind == .primitive && $0.typeCode == .selector } ?? false)
   }
 
   @inline(__always) subscript(index: Int) -> CompactNode { base[index] }

@@ -39,18 +39,21 @@ public struct SignatureEncoding: Hashable, Sendable {
     case method
     /// Anything else: a list of types.
     case types
+
+    /// The rule, for every form of a parsed signature: what its first two arguments are
+    /// (qualifiers aside).
+    init(firstIsBlock: Bool, firstIsObject: Bool, secondIsSelector: Bool) {
+      self = firstIsBlock ? .block : firstIsObject && secondIsSelector ? .method : .types
+    }
   }
 
   /// The kind, from the arguments: `@?` first means a block, `@` then `:` a method.
   public var kind: Kind {
     guard let first = arguments.first?.type.unqualified else { return .types }
-    if case .block = first { return .block }
-    if case .object = first, arguments.count >= 2,
-      case .primitive(.selector) = arguments[1].type.unqualified
-    {
-      return .method
-    }
-    return .types
+    let isBlock = if case .block = first { true } else { false }
+    let isObject = if case .object = first { true } else { false }
+    let secondIsSelector = arguments.count >= 2 && arguments[1].type.unqualified == .primitive(.selector)
+    return Kind(firstIsBlock: isBlock, firstIsObject: isObject, secondIsSelector: secondIsSelector)
   }
 
   /// Whether any offset (or the frame length) is written.

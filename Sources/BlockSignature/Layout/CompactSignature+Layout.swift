@@ -145,7 +145,7 @@ extension CompactNodes {
   func hasKnownZeroSize(at index: Int) -> Bool {
     var measure = CompactMeasure(nodes: self, rules: LayoutRules(.x86_64SysV))
     guard let (size, _) = try? measure.measure(index) else { return false }
-    return size == 0 && measure.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+    return TypeEncoding.isKnownZeroSize(size, caveats: measure.caveats)
   }
 }
 

@@ -166,7 +166,14 @@ extension TypeEncoding {
   var hasKnownZeroSize: Bool {
     var engine = LayoutEngine(model: .x86_64SysV)
     guard let (size, _) = try? engine.measure(self) else { return false }
-    return size == 0 && engine.caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+    return Self.isKnownZeroSize(size, caveats: engine.caveats)
+  }
+
+  /// The rule of ``hasKnownZeroSize``, given a measured size and its caveats: no bytes, and
+  /// nothing whose size is unknown.
+  @inline(__always)
+  static func isKnownZeroSize(_ size: Int, caveats: LayoutCaveats) -> Bool {
+    size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
   }
 
   /// ``hasKnownZeroSize`` for the fast path, which measured the type (`bytes`, one
@@ -181,7 +188,7 @@ extension TypeEncoding {
     maximumNestingDepth: Int
   ) -> Bool {
     if !rules.usesMicrosoftBitfields {
-      return size == 0 && caveats.isDisjoint(with: [.unknownSize, .fieldsNotEncoded])
+      return isKnownZeroSize(size, caveats: caveats)
     }
     let type = try? TypeEncoding(parsingBytes: bytes, options: ParseOptions(maximumNestingDepth: maximumNestingDepth))
     return type?.hasKnownZeroSize ?? false

@@ -37,17 +37,24 @@ import Testing
   }
 
   /// The names are ranges of the signature's own copy of the text, not of the caller's bytes.
+  /// The signature is what clang writes for `void (^)(NSMutableDictionary *, struct
+  /// LongStructureName)` on an Apple target (`-target x86_64-apple-macos11 -fblocks -S
+  /// -emit-llvm`), where class names are encoded.
   @Test func keepsItsOwnText() throws {
-    var bytes = Array("v16@?0@\"NSMutableDictionary\"8{LongStructureName=\"field\"i}".utf8)
+    let text = "v20@?0@\"NSMutableDictionary\"8{LongStructureName=i}16"
+    var bytes = Array(text.utf8)
     let signature = try bytes.withUnsafeBufferPointer { try CompactSignature(parsingBytes: $0) }
     for index in bytes.indices { bytes[index] = 0x21 }
     #expect(signature.argumentType(at: 1) == .object(className: "NSMutableDictionary"))
-    #expect(signature.tree.description == "v16@?0@\"NSMutableDictionary\"8{LongStructureName=\"field\"i}")
+    #expect(
+      signature.argumentType(at: 2) == .structure(name: "LongStructureName", fields: [.init(type: .primitive(.int))]))
+    #expect(signature.tree.description == text)
   }
 
-  /// The nodes and the text in one buffer: a few bytes per byte of text, far less than the tree.
+  /// The nodes and the text in one buffer: a few bytes per byte of text. The signature is what
+  /// clang writes for `void (^)(CFStringRef, struct CGRect)`.
   @Test func storageIsProportionalToTheText() throws {
-    let text = "v32@?0^{__CFString=}8{CGRect={CGPoint=dd}{CGSize=dd}}16"
+    let text = "v48@?0^{__CFString=}8{CGRect={CGPoint=dd}{CGSize=dd}}16"
     let signature = try CompactSignature(parsing: text)
     #expect(signature.storageSize > text.utf8.count)
     #expect(signature.storageSize <= 16 * text.utf8.count + 64)
@@ -162,5 +169,27 @@ extension CompactSignatureTests {
       return await group.reduce(into: [Int]()) { $0.append($1) }
     }
     #expect(frames == Array(repeating: 40, count: 8))
+  }
+}
+
+extension CompactSignatureTests {
+  /// Long inputs read again with room for the depth limit, not for every byte: any limit (none,
+  /// small, larger than the input, `Int.max`) gives the tree's answer.
+  @Test(arguments: [0, 1, 5, 99, 100, 1_000, Int.max])
+  func depthLimitsAgreeWithTheTree(limit: Int) throws {
+    let options = ParseOptions(maximumNestingDepth: limit)
+    let deep = "v@?" + String(repeating: "^{A=r", count: 60) + "i" + String(repeating: "}", count: 60)
+    let wide = "v" + String(repeating: "^i", count: 200)
+    // Five levels in each argument: exactly at a limit of 5.
+    let atFive = "v" + String(repeating: "^^^^^i", count: 60)
+    for text in [deep, wide, atFive, "i20@?0i8r*12"] {
+      let tree = Result { () throws(EncodingError) in try SignatureEncoding(parsing: text, options: options) }
+      let compact = Result { () throws(EncodingError) in try CompactSignature(parsing: text, options: options) }
+      switch (tree, compact) {
+      case (.success(let tree), .success(let compact)): #expect(compact.tree == tree, "\(text)")
+      case (.failure(let expected), .failure(let error)): #expect(error == expected, "\(text)")
+      default: Issue.record("\(limit): \(text) parses with one form only")
+      }
+    }
   }
 }
