@@ -268,7 +268,8 @@ struct CompactNodes {
   func kind(argumentCount: Int) -> SignatureEncoding.Kind {
     guard argumentCount > 0 else { return .types }
     let first = base[unqualified(argumentNode(0) &+ 1)]
-    let second = argumentCount >= 2 ? base[unqualified(argumentNode(1) &+ 1)] : nil
+    // The second is read only when it can decide: after an object.
+    let second = first.kind == .object && argumentCount >= 2 ? base[unqualified(argumentNode(1) &+ 1)] : nil
     return SignatureEncoding.Kind(
       firstIsBlock: first.kind == .block, firstIsObject: first.kind == .object,
       secondIsSelector: second.map { $0.kind == .primitive && $0.typeCode == .selector } ?? false)

@@ -52,7 +52,10 @@ public struct SignatureEncoding: Hashable, Sendable {
     guard let first = arguments.first?.type.unqualified else { return .types }
     let isBlock = if case .block = first { true } else { false }
     let isObject = if case .object = first { true } else { false }
-    let secondIsSelector = arguments.count >= 2 && arguments[1].type.unqualified == .primitive(.selector)
+    // Read only when it can decide: after an object.
+    let secondIsSelector =
+      isObject && arguments.count >= 2
+      && { if case .primitive(.selector) = arguments[1].type.unqualified { true } else { false } }()
     return Kind(firstIsBlock: isBlock, firstIsObject: isObject, secondIsSelector: secondIsSelector)
   }
 

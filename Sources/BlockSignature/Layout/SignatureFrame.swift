@@ -212,11 +212,8 @@ extension SignatureFrame {
 
     /// What the signature describes, from the heads of its first two arguments.
     static func kind(_ first: Head, _ second: Head) -> SignatureEncoding.Kind {
-      switch (first, second) {
-      case (.block, _): .block
-      case (.object, .selector): .method
-      default: .types
-      }
+      SignatureEncoding.Kind(
+        firstIsBlock: first == .block, firstIsObject: first == .object, secondIsSelector: second == .selector)
     }
   }
 
